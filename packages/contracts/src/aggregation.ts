@@ -1,0 +1,31 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateString } from './common.ts';
+
+export const AGGREGATE_KINDS = ['category', 'payway', 'goods', 'entr', 'inflow'] as const;
+export type AggregateKind = (typeof AGGREGATE_KINDS)[number];
+export const DAILY_KINDS = ['category', 'payway', 'goods', 'entr'] as const;
+
+/** The rerun form of the queue dashboard and the `aggregate` CLI. */
+export const RerunRequest = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('all'), ...AGGREGATE_KINDS.map((k) => Type.Literal(k))], {
+      description: 'which aggregate to rebuild',
+    }),
+    from: DateString('first day to rebuild'),
+    to: DateString('last day to rebuild, inclusive'),
+  },
+  { $id: 'RerunRequest', additionalProperties: false },
+);
+export type RerunRequest = Static<typeof RerunRequest>;
+
+/** Data of one aggregation job: one kind, one day (or one hour for inflow). */
+export const AggregateJobData = Type.Object(
+  {
+    kind: Type.Union(AGGREGATE_KINDS.map((k) => Type.Literal(k))),
+    day: DateString('the day to build'),
+    hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23, description: 'inflow only: one hour of the day' })),
+    requestedBy: Type.Union([Type.Literal('schedule'), Type.Literal('dashboard'), Type.Literal('cli'), Type.Literal('reconcile'), Type.Literal('late-data')]),
+  },
+  { $id: 'AggregateJobData' },
+);
+export type AggregateJobData = Static<typeof AggregateJobData>;

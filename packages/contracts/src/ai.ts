@@ -1,0 +1,205 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTimeString, Envelope, ListWrapper, NonEmpty, StringList } from './common.ts';
+
+export const AiGoodsDescRequest = Type.Object(
+  {
+    goodsNo: NonEmpty('goods number'),
+    option: NonEmpty('generation option: a value of common code PR050'),
+    additionalInfo: Type.Optional(Type.String({ maxLength: 2000, description: 'extra information for generation' })),
+  },
+  { $id: 'AiGoodsDescRequest' },
+);
+export type AiGoodsDescRequest = Static<typeof AiGoodsDescRequest>;
+
+export const Citation = Type.Object(
+  {
+    file_name: Type.String({ description: 'referenced file name' }),
+    page_number: Type.Integer({ format: 'int32', description: 'referenced page number' }),
+  },
+  { $id: 'Citation' },
+);
+export type Citation = Static<typeof Citation>;
+
+export const AiGoodsDescResponse = Type.Object(
+  {
+    result: Type.String({ description: 'generation result' }),
+    content: Type.String({ description: 'generated text, or a JSON string for structured options' }),
+    citations: Type.Array(Citation),
+  },
+  { $id: 'AiGoodsDescResponse' },
+);
+export type AiGoodsDescResponse = Static<typeof AiGoodsDescResponse>;
+
+export const AiGoodsAutoFillRequest = Type.Object(
+  { productName: NonEmpty('product name as the seller typed it') },
+  { $id: 'AiGoodsAutoFillRequest' },
+);
+export type AiGoodsAutoFillRequest = Static<typeof AiGoodsAutoFillRequest>;
+
+export const GoodsNotiItemValue = Type.Object(
+  {
+    goodsNotiLisartCd: Type.String(),
+    goodsNotiItemCd: Type.String(),
+    notiItemNm: Type.String({ description: 'item name' }),
+    notiItemCmt: Type.String({ description: 'item value' }),
+  },
+  { $id: 'GoodsNotiItemValue' },
+);
+export type GoodsNotiItemValue = Static<typeof GoodsNotiItemValue>;
+
+export const GoodsCtgAtt = Type.Object(
+  {
+    stdCtgNo: Type.String(),
+    goodsNo: Type.String(),
+    attValTypCd: Type.String({ description: 'attribute value type, common code PR043' }),
+    attNm: Type.String(),
+    attCd: Type.String(),
+    attVal: Type.String(),
+    dispSeq: Type.String(),
+    orgnAttNm: Type.String({ description: 'multilingual original attribute name' }),
+    orgnAttVal: Type.String({ description: 'multilingual original attribute value' }),
+  },
+  { $id: 'GoodsCtgAtt' },
+);
+export type GoodsCtgAtt = Static<typeof GoodsCtgAtt>;
+
+export const StdCtgCandidate = Type.Object(
+  {
+    stdCtgNo: Type.String(),
+    stdCtgHierarchy: Type.String({ description: 'A > B > C > D' }),
+    score: Type.Optional(Type.Number({ description: 'similarity score, 0..1' })),
+  },
+  { $id: 'StdCtgCandidate' },
+);
+export type StdCtgCandidate = Static<typeof StdCtgCandidate>;
+
+export const BrandMatchStatus = Type.Union(
+  ['EXACT', 'ALIAS', 'FUZZY', 'AMBIGUOUS', 'NOT_FOUND'].map((v) => Type.Literal(v)),
+  { description: 'how the brand was matched against the brand master' },
+);
+export const BrandConfidence = Type.Union(['HIGH', 'MEDIUM', 'LOW'].map((v) => Type.Literal(v)));
+
+const S = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
+
+export const AiGoodsAutoFillResponse = Type.Object(
+  {
+    goodsNm: S('goods name'),
+    schKwdNm: S('search keyword'),
+    seoTitleNm: S('SEO title'),
+    seoDesc: S('SEO description'),
+    seoKwdNm: S('SEO keyword'),
+    modlNm: S('model name'),
+    mfcoNm: S('manufacturer'),
+    homeNm: S('origin'),
+    salemnNm: S('seller'),
+    incomNm: S('importer'),
+    brandNo: S('brand number'),
+    brandNm: S('brand name'),
+    brandMatchStatus: Type.Optional(BrandMatchStatus),
+    brandConfidence: Type.Optional(BrandConfidence),
+    brandReason: S('basis of brand recommendation/matching'),
+    stdCtgNo: S('standard category number, only when the top candidate passes the confidence test'),
+    stdCtgHierarchy: S('standard category hierarchy name'),
+    mdId: S('responsible MD id'),
+    mdNm: S('responsible MD name'),
+    goodsNotiLisartCd: S('goods notice item-group code'),
+    safeCertiNeedYn: S('safety certification needed flag'),
+    safeCertiTgtYn: S('safety certification target flag'),
+    schPsbYn: S('searchable flag (read-only)'),
+    adveWrd: S('promotion phrase (read-only)'),
+    goodsNotiItemCodeList: Type.Optional(Type.Array(GoodsNotiItemValue)),
+    szGdeUseYn: S('size guide use flag (read-only)'),
+    szGdeRegMethodCd: S('size guide registration method code (read-only)'),
+    szGdeCd: S('size guide code (read-only)'),
+    goodsCtgAttInfoList: Type.Optional(Type.Array(GoodsCtgAtt)),
+    stdCtgCandidates: Type.Optional(Type.Array(StdCtgCandidate)),
+    content: S('generated text or JSON string'),
+    citations: Type.Optional(Type.Array(Citation)),
+  },
+  { $id: 'AiGoodsAutoFillResponse', additionalProperties: false },
+);
+export type AiGoodsAutoFillResponse = Static<typeof AiGoodsAutoFillResponse>;
+export const AiGoodsAutoFillEnvelope = Envelope(AiGoodsAutoFillResponse, 'AiGoodsAutoFillEnvelope');
+
+export const SearchCodeOption = Type.Union(['st', 'in', 'eq', 'mt', 'rg'].map((v) => Type.Literal(v)), {
+  description: 'goods-number match mode: st starts with, in contains, eq equals, mt multiple, rg range',
+});
+
+export const AiGoodsListRequest = Type.Object(
+  {
+    goodsDtmIgnoreOption: Type.Optional(Type.Boolean({ description: 'ignore the period option' })),
+    goodsDtmOption: S('period option'),
+    goodsRegStartDtm: Type.Optional(DateTimeString('goods registration start')),
+    goodsRegEndDtm: Type.Optional(DateTimeString('goods registration end')),
+    mdId: S('responsible MD id'),
+    entrNo: S('supplier number'),
+    brandNo: S('brand number'),
+    stdCtgNo: S('standard category number'),
+    saleStatCd: S('sale status code'),
+    saleStatCdList: Type.Optional(StringList('sale status codes')),
+    goodsCompCd: S('goods composition code'),
+    goodsTypCd: S('goods type code'),
+    saleMethCd: S('sale method code'),
+    buyTypCd: S('purchase type code'),
+    deliProcTypCd: S('delivery processing type'),
+    goodsNm: S('goods name'),
+    goodsNo: S('goods number'),
+    dispCtgNo: S('display category number'),
+    rglrDeliGoodsYn: S('regular-delivery flag'),
+    frgnDirPurGoodsYn: S('direct-purchase-from-abroad flag'),
+    mkdpNm: S('promotion (exhibition) name'),
+    brefDesc: S('promotion brief description'),
+    introConts: S('promotion introduction'),
+    divobjNm: S('divider name'),
+    searchCodeOption: Type.Optional(SearchCodeOption),
+    searchCodeFrom: S('range start (mode rg)'),
+    searchCodeTo: S('range end (mode rg)'),
+    searchCode: S('goods number'),
+    searchCodeText: S('goods-number search text (mode mt: comma or newline separated)'),
+    searchCodeTextList: Type.Optional(StringList('goods-number search texts (multiple)')),
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' })),
+    pageSize: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'rows per page, at most 1,000' }),
+    ),
+  },
+  { $id: 'AiGoodsListRequest' },
+);
+export type AiGoodsListRequest = Static<typeof AiGoodsListRequest>;
+
+export const AiGoodsListItem = Type.Object(
+  {
+    goodsNo: Type.String(),
+    goodsNm: Type.String(),
+    goodsCompCd: Type.Union([Type.String(), Type.Null()]),
+    goodsTypCd: Type.Union([Type.String(), Type.Null()]),
+    goodsReason: Type.String({ description: 'recommendation reason' }),
+    entrNm: Type.Union([Type.String(), Type.Null()]),
+    entrNo: Type.String(),
+    brandNm: Type.Union([Type.String(), Type.Null()]),
+    saleMethCd: Type.Union([Type.String(), Type.Null()]),
+    saleStatCd: Type.String(),
+    saleStatCdNm: Type.Union([Type.String(), Type.Null()]),
+    buyTypCd: Type.Union([Type.String(), Type.Null()]),
+    deliProcTypCd: Type.Union([Type.String(), Type.Null()]),
+    deliGoodsGbCd: Type.Union([Type.String(), Type.Null()]),
+    deliWayCd: Type.Union([Type.String(), Type.Null()]),
+    mdNm: Type.Union([Type.String(), Type.Null()]),
+    dispYn: Type.String(),
+    deliProcTypCdNm: Type.Union([Type.String(), Type.Null()]),
+    deliGoodsGbCdNm: Type.Union([Type.String(), Type.Null()]),
+    dispDlexAmt: Type.Union([Type.String(), Type.Null()], { description: 'delivery fee' }),
+    stdCtgHierarchy: Type.String(),
+    buyrAgeLmtCd: Type.Union([Type.String(), Type.Null()]),
+    buyQtyLmtYn: Type.String(),
+    rglrDeliGoodsYn: Type.String(),
+    goodsRegDtm: Type.String({ format: 'local-date-time' }),
+    salePrc: Type.Number(),
+    minLmtQty: Type.Union([Type.Integer({ format: 'int32' }), Type.Null()]),
+    maxLmtQty: Type.Union([Type.Integer({ format: 'int32' }), Type.Null()]),
+    score: Type.Optional(Type.Number({ description: 'recommendation score, higher first' })),
+  },
+  { $id: 'AiGoodsListItem' },
+);
+export type AiGoodsListItem = Static<typeof AiGoodsListItem>;
+export const AiGoodsList = ListWrapper(AiGoodsListItem, 'AiGoodsList');
+export const AiGoodsListEnvelope = Envelope(AiGoodsList, 'AiGoodsListEnvelope');

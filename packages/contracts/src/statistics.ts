@@ -1,0 +1,224 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AgrtGb, DateString, ListWrapper, MonthString } from './common.ts';
+
+const Str = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
+const Amount = (description: string) => Type.Number({ description });
+const Qty = (description: string) => Type.Integer({ format: 'int32', description });
+const Int64 = (description: string) => Type.Integer({ format: 'int64', description });
+
+export const CalendarType = Type.Union([Type.Literal('date'), Type.Literal('month')], {
+  description: 'date: one row per day; month: one row per month',
+});
+
+const commonFilters = {
+  stdCtgNo: Str('standard category number; matches the category and every category below it'),
+  mdId: Str('responsible MD id'),
+  entrNo: Str('supplier number'),
+  brandNo: Str('brand number'),
+  goodsNo: Str('goods number'),
+  siteNo: Str('site number'),
+};
+
+/** Period graph data and period list/Excel (spec 4.2, 4.3). */
+export const PeriodStatusRequest = Type.Object(
+  {
+    calendarType: CalendarType,
+    startDate: Type.Optional(DateString('first day (calendarType date)')),
+    endDate: Type.Optional(DateString('last day, inclusive (calendarType date)')),
+    startMonth: Type.Optional(MonthString('first month (calendarType month)')),
+    endMonth: Type.Optional(MonthString('last month, inclusive (calendarType month)')),
+    ...commonFilters,
+    agrtGb: AgrtGb,
+    fileName: Str('Excel file name (downloads only)'),
+  },
+  { $id: 'PeriodStatusRequest' },
+);
+export type PeriodStatusRequest = Static<typeof PeriodStatusRequest>;
+
+/** Hourly graph data and hourly list/Excel. */
+export const HourlyStatusRequest = Type.Object(
+  {
+    targetDate: DateString('the day whose 24 hours are reported'),
+    ...commonFilters,
+    agrtGb: AgrtGb,
+    fileName: Str('Excel file name (downloads only)'),
+  },
+  { $id: 'HourlyStatusRequest' },
+);
+export type HourlyStatusRequest = Static<typeof HourlyStatusRequest>;
+
+const rangeFields = {
+  startDate: DateString('first day'),
+  endDate: DateString('last day, inclusive'),
+  agrtGb: AgrtGb,
+};
+
+export const CategoryStatusRequest = Type.Object(
+  {
+    ...rangeFields,
+    stdCtgNo: Str('standard category number; matches the category and every category below it'),
+    mdId: Str('responsible MD id'),
+    siteNo: Str('site number'),
+    fileName: Str('Excel file name (downloads only)'),
+  },
+  { $id: 'CategoryStatusRequest' },
+);
+export type CategoryStatusRequest = Static<typeof CategoryStatusRequest>;
+
+export const PayWayStatusRequest = Type.Object(
+  {
+    ...rangeFields,
+    payWayCd: Str('payment method, common code OM013'),
+    siteNo: Str('site number'),
+    fileName: Str('Excel file name (downloads only)'),
+  },
+  { $id: 'PayWayStatusRequest' },
+);
+export type PayWayStatusRequest = Static<typeof PayWayStatusRequest>;
+
+export const GoodsStatusRequest = Type.Object(
+  {
+    ...rangeFields,
+    goodsNo: Str('goods number'),
+    entrNo: Str('supplier number'),
+    siteNo: Str('site number'),
+    fileName: Str('Excel file name'),
+  },
+  { $id: 'GoodsStatusRequest' },
+);
+export type GoodsStatusRequest = Static<typeof GoodsStatusRequest>;
+
+export const EnterpriseStatusRequest = Type.Object(
+  {
+    ...rangeFields,
+    entrNo: Str('supplier number'),
+    siteNo: Str('site number'),
+    fileName: Str('Excel file name'),
+  },
+  { $id: 'EnterpriseStatusRequest' },
+);
+export type EnterpriseStatusRequest = Static<typeof EnterpriseStatusRequest>;
+
+export const CompareData = Type.Object(
+  {
+    agrtDt: Type.String({ description: 'bucket of the current period: yyyyMMdd, yyyyMM or an hour label' }),
+    realOrdAmt: Int64('net amount of the current bucket'),
+    pwRealOrdAmt: Int64('net amount of the paired comparison bucket'),
+    realOrdQty: Int64('net quantity of the current bucket'),
+    pwRealOrdQty: Int64('net quantity of the paired comparison bucket'),
+  },
+  { $id: 'CompareData' },
+);
+export type CompareData = Static<typeof CompareData>;
+
+const amounts = {
+  dcAmt2nd: Amount('2nd discount amount'),
+  dcAmt3rd: Amount('3rd discount amount'),
+  ordAmt: Amount('order amount'),
+  cnclAmt: Amount('cancel amount'),
+};
+
+export const OrderStatusRow = Type.Object(
+  {
+    agrtDt: Str('yyyyMMdd / yyyyMM in period results; 00~01 … 23~24 in hourly results'),
+    imgPath: Str(),
+    goodsNo: Str(),
+    goodsNm: Str(),
+    siteNo: Str(),
+    siteNm: Str(),
+    stdCtgNo: Str(),
+    stdCtgNm: Str(),
+    mdId: Str(),
+    mdNm: Str(),
+    entrNo: Str(),
+    entrNm: Str(),
+    brandNm: Str(),
+    ...amounts,
+    finalOrdAmt: Int64('net order amount'),
+    ordQty: Qty('order quantity'),
+    cnclQty: Qty('cancel quantity'),
+    finalOrdQty: Qty('net order quantity'),
+    infCnt: Qty('goods-detail inflow count'),
+    compareDataList: Type.Optional(Type.Array(CompareData)),
+    realOrdQty: Type.Optional(Qty('net order quantity (period results)')),
+    realOrdAmt: Type.Optional(Int64('net order amount (period results)')),
+    dcAmt: Type.Optional(Amount('discount amount (period results)')),
+    currRealOrdAmt: Type.Optional(Int64('current net order amount (period results)')),
+  },
+  { $id: 'OrderStatusRow' },
+);
+export type OrderStatusRow = Static<typeof OrderStatusRow>;
+export const OrderStatusList = ListWrapper(OrderStatusRow, 'OrderStatusList');
+
+export const CategoryStatusRow = Type.Object(
+  {
+    stdCtgNo: Type.String(),
+    stdCtgNm: Type.Union([Type.String(), Type.Null()]),
+    siteNm: Type.Union([Type.String(), Type.Null()]),
+    mdId: Type.Union([Type.String(), Type.Null()]),
+    mdNm: Type.Union([Type.String(), Type.Null()]),
+    ...amounts,
+    finalOrdAmt: Int64('net order amount'),
+    ordQty: Qty('order quantity'),
+    cnclQty: Qty('cancel quantity'),
+    finalOrdQty: Qty('net order quantity'),
+  },
+  { $id: 'CategoryStatusRow' },
+);
+export type CategoryStatusRow = Static<typeof CategoryStatusRow>;
+export const CategoryStatusList = ListWrapper(CategoryStatusRow, 'CategoryStatusList');
+export const CategoryTopList = Type.Array(CategoryStatusRow, { $id: 'CategoryTopList' });
+
+export const PayWayStatusRow = Type.Object(
+  {
+    siteNo: Type.Union([Type.String(), Type.Null()]),
+    agrtDt: Type.Union([Type.String(), Type.Null()], { description: 'the requested range, yyyyMMdd~yyyyMMdd' }),
+    agrtGb: Type.String(),
+    payWayCd: Type.String(),
+    payWayNm: Type.Union([Type.String(), Type.Null()]),
+    siteNm: Type.Union([Type.String(), Type.Null()]),
+    ...amounts,
+    finalOrdAmt: Int64('net order amount'),
+    ordQty: Qty('order quantity'),
+    cnclQty: Qty('cancel quantity'),
+    finalOrdQty: Qty('net order quantity'),
+  },
+  { $id: 'PayWayStatusRow' },
+);
+export type PayWayStatusRow = Static<typeof PayWayStatusRow>;
+export const PayWayStatusList = ListWrapper(PayWayStatusRow, 'PayWayStatusList');
+
+export const GoodsStatusRow = Type.Object(
+  {
+    imgPath: Type.Union([Type.String(), Type.Null()]),
+    goodsNo: Type.String(),
+    goodsNm: Type.Union([Type.String(), Type.Null()]),
+    entrNo: Type.Union([Type.String(), Type.Null()]),
+    entrNm: Type.Union([Type.String(), Type.Null()]),
+    siteNm: Type.Union([Type.String(), Type.Null()]),
+    ...amounts,
+    realOrdAmt: Int64('net order amount'),
+    ordQty: Qty('order quantity'),
+    cnclQty: Qty('cancel quantity'),
+    realOrdQty: Qty('net order quantity'),
+  },
+  { $id: 'GoodsStatusRow' },
+);
+export type GoodsStatusRow = Static<typeof GoodsStatusRow>;
+export const GoodsStatusList = ListWrapper(GoodsStatusRow, 'GoodsStatusList');
+
+export const EnterpriseStatusRow = Type.Object(
+  {
+    entrNo: Type.String(),
+    entrNm: Type.Union([Type.String(), Type.Null()]),
+    siteNm: Type.Union([Type.String(), Type.Null()]),
+    ...amounts,
+    finalOrdAmt: Int64('net order amount'),
+    ordQty: Qty('order quantity'),
+    cnclQty: Qty('cancel quantity'),
+    finalOrdQty: Qty('net order quantity'),
+  },
+  { $id: 'EnterpriseStatusRow' },
+);
+export type EnterpriseStatusRow = Static<typeof EnterpriseStatusRow>;
+export const EnterpriseStatusList = ListWrapper(EnterpriseStatusRow, 'EnterpriseStatusList');

@@ -1,0 +1,76 @@
+/**
+ * Platform local time. Every stored DATETIME is local time of PLATFORM_TIME_ZONE without a
+ * zone, so calendar arithmetic is done on `yyyy-MM-dd` text through UTC dates (no DST or
+ * process-TZ surprises), and "now" is read once in the platform zone.
+ */
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `yyyy-MM-dd HH:mm:ss` of an instant, in the given IANA zone. */
+export function formatInZone(instant: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+export const platformNow = (timeZone: string, instant = new Date()): string => formatInZone(instant, timeZone);
+export const platformToday = (timeZone: string, instant = new Date()): string => formatInZone(instant, timeZone).slice(0, 10);
+
+const toUtc = (day: string) => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d));
+};
+const fromUtc = (dt: Date) => `${dt.getUTCFullYear()}-${pad(dt.getUTCMonth() + 1)}-${pad(dt.getUTCDate())}`;
+
+export function addDays(day: string, n: number): string {
+  const dt = toUtc(day);
+  dt.setUTCDate(dt.getUTCDate() + n);
+  return fromUtc(dt);
+}
+
+/** Whole days from `from` to `to` (to − from). */
+export const daysBetween = (from: string, to: string): number => Math.round((toUtc(to).getTime() - toUtc(from).getTime()) / 86_400_000);
+
+/** Every day from `from` to `to`, both included. */
+export function eachDay(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/** `yyyy-MM` plus n months. */
+export function addMonths(month: string, n: number): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const idx = y * 12 + (m - 1) + n;
+  return `${Math.floor(idx / 12)}-${pad((idx % 12) + 1)}`;
+}
+
+export const monthsBetween = (from: string, to: string): number => {
+  const [fy, fm] = from.split('-').map(Number) as [number, number];
+  const [ty, tm] = to.split('-').map(Number) as [number, number];
+  return ty * 12 + tm - (fy * 12 + fm);
+};
+
+export function eachMonth(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let m = from; m <= to; m = addMonths(m, 1)) out.push(m);
+  return out;
+}
+
+/** The half-open DATETIME range `[day 00:00:00, next day 00:00:00)` of one local day. */
+export const dayRange = (day: string): [string, string] => [`${day} 00:00:00`, `${addDays(day, 1)} 00:00:00`];
+
+/** `yyyy-MM-dd` → `yyyyMMdd`. */
+export const compactDay = (day: string): string => day.replaceAll('-', '');

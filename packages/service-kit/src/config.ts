@@ -1,0 +1,106 @@
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { createAjv } from '@bo/contracts';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = createAjv({ coerce: true });
+
+/**
+ * Read the environment once against a schema. Every problem is reported with the variable's
+ * name, so a bad deployment stops at start with a message an operator can act on.
+ */
+export function loadConfig<T extends TProperties>(
+  properties: T,
+  env: NodeJS.ProcessEnv = process.env,
+  extraCheck?: (c: Static<TObject<T>>) => string[],
+): Static<TObject<T>> {
+  const schema = Type.Object(properties);
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(properties)) {
+    const raw = env[key];
+    if (raw !== undefined && raw !== '') values[key] = raw;
+  }
+  const validate = ajv.compile(schema);
+  if (!validate(values)) {
+    const problems = (validate.errors ?? []).map((e) => {
+      const name = e.keyword === 'required' ? String(e.params.missingProperty) : e.instancePath.slice(1);
+      const got = e.keyword === 'required' ? 'is not set' : `got ${JSON.stringify(env[name])}`;
+      const desc = (properties[name] as { description?: string } | undefined)?.description;
+      return `${name} ${e.keyword === 'required' ? 'is required' : e.message} (${got})${desc ? `: ${desc}` : ''}`;
+    });
+    throw new ConfigError([...new Set(problems)]);
+  }
+  const config = values as Static<TObject<T>>;
+  const extra = extraCheck?.(config) ?? [];
+  if (extra.length) throw new ConfigError(extra);
+  return config;
+}
+
+const Port = (def: number, description: string) => Type.Integer({ minimum: 1, maximum: 65535, default: def, description });
+const Url = (def: string, description: string, protocols: string[]) =>
+  Type.String({ default: def, pattern: `^(${protocols.join('|')})://`, description });
+
+/** Fragments of configuration shared by the services; each service composes its own. */
+export const ConfigFragments = {
+  common: {
+    NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+      default: 'development',
+      description: 'development, test or production',
+    }),
+    LOG_LEVEL: Type.Union(['error', 'warn', 'info', 'http', 'debug'].map((l) => Type.Literal(l)), {
+      default: 'info',
+      description: 'winston log level',
+    }),
+    PLATFORM_TIME_ZONE: Type.String({
+      default: 'Asia/Seoul',
+      minLength: 1,
+      description: 'IANA time zone of the platform; every stored DATETIME is local time of this zone',
+    }),
+    SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000, description: 'graceful shutdown limit' }),
+  },
+  boDatabase: {
+    BO_DATABASE_URL: Url('mysql://root@127.0.0.1:3306/bo', 'bo database (source tables and aggregates)', ['mysql', 'mariadb']),
+    DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'connections per database pool' }),
+  },
+  memberDatabase: {
+    MEMBER_DATABASE_URL: Url('mysql://root@127.0.0.1:3306/member', 'member database', ['mysql', 'mariadb']),
+    DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'connections per database pool' }),
+  },
+  redis: {
+    REDIS_URL: Url('redis://127.0.0.1:6379/0', 'Redis for queues and idempotency keys', ['redis', 'rediss']),
+    REDIS_PREFIX: Type.String({ default: 'bo', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', description: 'key prefix of every Redis key' }),
+  },
+  jwt: {
+    JWT_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'HS256 secret for back-office tokens' })),
+    JWT_PUBLIC_KEY: Type.Optional(Type.String({ minLength: 64, description: 'RS256 public key (PEM) for back-office tokens' })),
+  },
+  ports: {
+    BO_PORT: Port(3001, 'back-office service port'),
+    MEMBER_PORT: Port(3002, 'member service port'),
+    WORKER_PORT: Port(3003, 'aggregation worker (queue dashboard) port'),
+  },
+};
+
+/** The development-only JWT secret, used when neither JWT variable is set outside production. */
+export const DEV_JWT_SECRET = 'local-development-secret-do-not-use-in-production';
+
+export function checkJwt(c: { NODE_ENV: string; JWT_SECRET?: string; JWT_PUBLIC_KEY?: string }): string[] {
+  if (c.JWT_SECRET && c.JWT_PUBLIC_KEY) return ['set only one of JWT_SECRET (HS256) and JWT_PUBLIC_KEY (RS256)'];
+  if (!c.JWT_SECRET && !c.JWT_PUBLIC_KEY && c.NODE_ENV === 'production')
+    return ['JWT_SECRET or JWT_PUBLIC_KEY is required in production'];
+  return [];
+}
+
+export function checkTimeZone(c: { PLATFORM_TIME_ZONE: string }): string[] {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: c.PLATFORM_TIME_ZONE });
+    return [];
+  } catch {
+    return [`PLATFORM_TIME_ZONE is not a known IANA time zone (got ${JSON.stringify(c.PLATFORM_TIME_ZONE)})`];
+  }
+}

@@ -1,0 +1,94 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { compileValidator, createAjv, type EnvelopeOf, type OperationSpec } from '@bo/contracts';
+import type { TObject } from '@sinclair/typebox';
+import { AppError, validationError } from '../app-error.ts';
+import type { AuthPrincipal } from './auth.ts';
+import { ENVELOPE_LOCAL } from './error-handler.ts';
+
+const queryAjv = createAjv({ coerce: true });
+const bodyAjv = createAjv({ coerce: false });
+
+export interface OperationInput<Q, B> {
+  query: Q;
+  body: B;
+  /** The verified caller (bearer operations). */
+  auth: AuthPrincipal | undefined;
+  req: Request;
+  res: Response;
+}
+
+/** What a handler returns: the success body, or nothing when it wrote the response itself (Excel). */
+export type OperationHandler<Q, B> = (input: OperationInput<Q, B>) => Promise<unknown>;
+
+/**
+ * Query text as the schema wants it: empty parameters are absent (UIs send `?stdCtgNo=`),
+ * list fields accept repeated parameters and comma- or newline-separated values.
+ */
+function normaliseQuery(schema: TObject, raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const prop = schema.properties[key] as { type?: string } | undefined;
+    if (prop?.type === 'array') {
+      const parts = (Array.isArray(value) ? value : [value])
+        .flatMap((v) => String(v).split(/[,\n\r]+/))
+        .map((v) => v.trim())
+        .filter(Boolean);
+      if (parts.length) out[key] = parts;
+    } else if (value !== '' && !(Array.isArray(value) && value.every((v) => v === ''))) {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** Mount one spec operation: validation from contracts, envelope and deprecation handling, one error path. */
+export function mountOperation<Q = unknown, B = unknown>(router: Router, op: OperationSpec, handler: OperationHandler<Q, B>): void {
+  const checkQuery = op.query ? compileValidator<Q>(queryAjv, op.query) : undefined;
+  const checkBody = op.body ? compileValidator<B>(bodyAjv, op.body) : undefined;
+
+  const run: RequestHandler = async (req, res, next) => {
+    try {
+      if (op.envelope) res.locals[ENVELOPE_LOCAL] = true;
+      if (op.deprecated) {
+        res.setHeader('Deprecation', 'true');
+        res.setHeader('Link', `<${req.baseUrl}${op.deprecated.successor}>; rel="successor-version"`);
+      }
+      let query = {} as Q;
+      if (checkQuery && op.query) {
+        const result = checkQuery(normaliseQuery(op.query, req.query as Record<string, unknown>));
+        if (!result.ok) throw validationError(result.errors);
+        query = result.value;
+      }
+      let body = undefined as B;
+      if (checkBody) {
+        if (!req.is('application/json')) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+        if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body))
+          throw validationError([{ field: '(body)', message: 'must be a JSON object' }]);
+        const result = checkBody(req.body);
+        if (!result.ok) throw validationError(result.errors);
+        body = result.value;
+      }
+      const result = await handler({ query, body, auth: req.auth, req, res });
+      if (res.headersSent || res.writableEnded) return;
+      if (op.response === 'empty') {
+        res.status(200).end();
+      } else if (op.envelope) {
+        const envelope: EnvelopeOf<unknown> = {
+          timestamp: new Date().toISOString(),
+          code: '0000',
+          message: 'OK',
+          isProcess: true,
+          payload: result ?? null,
+          error: false,
+          errors: [],
+        };
+        res.json(envelope);
+      } else {
+        res.json(result);
+      }
+    } catch (err) {
+      next(err);
+    }
+  };
+  router[op.method](op.path, run);
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { requestContext, type Logger } from '../logger.ts';
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Accept a sane `X-Request-Id` or make one, echo it, and log each request once when it ends. */
+export function requestContextMiddleware(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.log(res.statusCode >= 500 && res.statusCode !== 900 ? 'error' : 'http', 'request', {
+        requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      });
+    });
+    requestContext.run({ requestId }, next);
+  };
+}

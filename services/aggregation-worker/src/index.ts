@@ -1,0 +1,1 @@
+export { aggregateMigrations } from './migrations/index.ts';

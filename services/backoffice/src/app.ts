@@ -1,0 +1,33 @@
+import type { Express } from 'express';
+import type { Knex } from '@bo/db';
+import { bearerAuth, createServiceApp, type Logger } from '@bo/service-kit';
+import type { BackofficeConfig } from './config.ts';
+import { mountAiRoutes } from './ai/routes.ts';
+import { mountDashboardRoutes } from './dashboard/routes.ts';
+import { mountStatisticsRoutes } from './statistics/routes.ts';
+
+export const BO_PREFIX = '/api/bo';
+
+export interface BackofficeDeps {
+  config: BackofficeConfig;
+  logger: Logger;
+  /** The bo database: source tables (read-only) and the worker's aggregates. */
+  knex: Knex;
+}
+
+/** The back-office service as an Express app; `main.ts` listens, tests use it in-process. */
+export function createBackofficeApp(deps: BackofficeDeps): Express {
+  return createServiceApp({
+    name: 'backoffice',
+    docs: 'backoffice',
+    prefix: BO_PREFIX,
+    logger: deps.logger,
+    probes: { database: () => deps.knex.raw('SELECT 1') },
+    guards: bearerAuth(deps.config),
+    routes: (router) => {
+      mountAiRoutes(router, deps);
+      mountStatisticsRoutes(router, deps);
+      mountDashboardRoutes(router, deps);
+    },
+  });
+}

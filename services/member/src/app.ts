@@ -1,0 +1,27 @@
+import type { Express } from 'express';
+import type { Knex } from '@bo/db';
+import { createServiceApp, type Logger } from '@bo/service-kit';
+import type { MemberConfig } from './config.ts';
+import { internalOnly } from './internal-only.ts';
+import { mountStaffLimitRoutes } from './staff-limit/routes.ts';
+
+export const MEMBER_PREFIX = '/api/member';
+
+export interface MemberDeps {
+  config: MemberConfig;
+  logger: Logger;
+  knex: Knex;
+}
+
+/** The member service as an Express app; `main.ts` listens, tests use it in-process. */
+export function createMemberApp(deps: MemberDeps): Express {
+  return createServiceApp({
+    name: 'member',
+    docs: 'member',
+    prefix: MEMBER_PREFIX,
+    logger: deps.logger,
+    probes: { database: () => deps.knex.raw('SELECT 1') },
+    guards: [internalOnly(deps.config)],
+    routes: (router) => mountStaffLimitRoutes(router, deps),
+  });
+}

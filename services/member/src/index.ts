@@ -1,0 +1,2 @@
+export { createMemberApp, MEMBER_PREFIX, type MemberDeps } from './app.ts';
+export { loadMemberConfig, type MemberConfig } from './config.ts';

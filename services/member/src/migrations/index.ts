@@ -1,0 +1,4 @@
+import type { Migration } from '@bo/db';
+
+/** The member service's own tables (beyond DATA-MODEL.md section 5), run by `db:migrate`. */
+export const memberServiceMigrations: readonly Migration[] = [];
