@@ -1,1 +1,2 @@
 export { aggregateMigrations } from './migrations/index.ts';
+export { rebuildAggregate, type RebuildResult } from './aggregation/rebuild.ts';
