@@ -13,6 +13,8 @@ export interface BackofficeDeps {
   logger: Logger;
   /** The bo database: source tables (read-only) and the worker's aggregates. */
   knex: Knex;
+  /** The current instant; defaults to the system clock. Tests fix it to put rows exactly on a time-window boundary. */
+  clock?: () => Date;
 }
 
 /** The back-office service as an Express app; `main.ts` listens, tests use it in-process. */
