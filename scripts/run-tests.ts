@@ -23,11 +23,11 @@ let failed = 0;
 let pending = 0;
 const failedPackages: string[] = [];
 
-for (const dir of packages) {
-  console.log(`\n=== ${dir} ===`);
-  const output = await new Promise<{ text: string; code: number }>((resolve) => {
+/** Run a command, echo its output, resolve with the text and exit code. */
+function run(command: string, args: string[], cwd: string): Promise<{ text: string; code: number }> {
+  return new Promise((resolve) => {
     let text = '';
-    const child = spawn(join(root, 'node_modules/.bin/mocha'), ['--no-color'], { cwd: join(root, dir), env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
     child.stdout.on('data', (d: Buffer) => {
       process.stdout.write(d);
       text += d.toString();
@@ -35,7 +35,24 @@ for (const dir of packages) {
     child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
     child.on('close', (code) => resolve({ text, code: code ?? 1 }));
   });
-  const count = (word: string) => Number(/(\d+) (?:passing|failing|pending)/.exec(output.text.match(new RegExp(`\\d+ ${word}`))?.[0] ?? '')?.[1] ?? 0);
+}
+
+// Type errors are test failures too: one check for the whole workspace.
+if (!filter) {
+  console.log('=== typecheck (all packages) ===');
+  const packagesTypecheck = await run(join(root, 'node_modules/.bin/turbo'), ['run', 'typecheck', '--output-logs=errors-only'], root);
+  const scriptsTypecheck = await run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], root);
+  if (packagesTypecheck.code === 0 && scriptsTypecheck.code === 0) passed += 1;
+  else {
+    failed += 1;
+    failedPackages.push('typecheck');
+  }
+}
+
+for (const dir of packages) {
+  console.log(`\n=== ${dir} ===`);
+  const output = await run(join(root, 'node_modules/.bin/mocha'), ['--no-color'], join(root, dir));
+  const count = (word: string) => Number(output.text.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
   const p = count('passing');
   const f = count('failing');
   passed += p;
