@@ -1,5 +1,20 @@
-import type { Knex } from '@bo/db';
-import type { AggregateJobData, AggregateKind } from '@bo/contracts';
+import { addDays, dayRange, type Knex } from '@bo/db';
+import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
+import { platformTimestamp } from './platform-clock.ts';
+import {
+  deleteDailyRows,
+  deleteInflowRows,
+  finishRunLog,
+  inflowRowsPerHour,
+  insertDailyRows,
+  insertInflowRows,
+  insertRunLog,
+  maxEventNoIn,
+  maxLogNoPerHour,
+  upsertDayStatus,
+  type DailyKind,
+  type Db,
+} from './repository.ts';
 
 export interface RebuildResult {
   kind: AggregateKind;
@@ -8,14 +23,83 @@ export interface RebuildResult {
   rows: number;
 }
 
+export interface RebuildOptions {
+  /** Zone of the run-log timestamps; the build itself only uses the stored local times. */
+  timeZone?: string;
+  now?: () => Date;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `[day HH:00:00, next hour)` — hour 23 ends at the next day's midnight. */
+export const hourRange = (day: string, hour: number): [string, string] => [
+  `${day} ${pad(hour)}:00:00`,
+  hour === 23 ? `${addDays(day, 1)} 00:00:00` : `${day} ${pad(hour + 1)}:00:00`,
+];
+
+function checkJob(job: Pick<AggregateJobData, 'kind' | 'day' | 'hour'>): void {
+  if (!(AGGREGATE_KINDS as readonly string[]).includes(job.kind)) throw new Error(`unknown aggregate kind "${job.kind}"`);
+  if (!DAY.test(job.day) || addDays(job.day, 0) !== job.day) throw new Error(`day must be a real yyyy-MM-dd date (got "${job.day}")`);
+  if (job.hour !== undefined) {
+    if (job.kind !== 'inflow') throw new Error(`only the inflow aggregate is built per hour (got kind "${job.kind}")`);
+    if (!Number.isInteger(job.hour) || job.hour < 0 || job.hour > 23) throw new Error(`hour must be 0..23 (got ${job.hour})`);
+  }
+}
+
+async function buildDaily(trx: Db, kind: DailyKind, day: string, builtAt: string): Promise<number> {
+  const range = dayRange(day);
+  await deleteDailyRows(trx, kind, day);
+  const rows = await insertDailyRows(trx, kind, day, range);
+  const builtMaxNo = await maxEventNoIn(trx, range);
+  await upsertDayStatus(trx, [{ kind, day, hour: -1, builtMaxNo, rows, builtAt }]);
+  return rows;
+}
+
+/** One hour, or all 24 hours of the day when `hour` is absent; the status is kept per hour. */
+async function buildInflow(trx: Db, day: string, hour: number | undefined, builtAt: string): Promise<number> {
+  const range = hour === undefined ? dayRange(day) : hourRange(day, hour);
+  await deleteInflowRows(trx, day, hour);
+  const rows = await insertInflowRows(trx, day, range);
+  const maxPerHour = await maxLogNoPerHour(trx, range);
+  const rowsPerHour = await inflowRowsPerHour(trx, day);
+  const hours = hour === undefined ? Array.from({ length: 24 }, (_, h) => h) : [hour];
+  await upsertDayStatus(
+    trx,
+    hours.map((h) => ({ kind: 'inflow', day, hour: h, builtMaxNo: maxPerHour.get(h) ?? 0, rows: rowsPerHour.get(h) ?? 0, builtAt })),
+  );
+  return rows;
+}
+
 /**
  * Replace one (kind, day) of an aggregate — or one hour of the inflow aggregate — inside one
- * transaction, from the source rows. Contract shared with the statistics tests; built by the
- * worker issue.
+ * transaction, from the source rows: a rerun never doubles numbers and a reader sees either
+ * the old day or the new one. The run log row is written before the transaction so a build
+ * that fails (or a process that dies) still leaves a trace.
  */
 export async function rebuildAggregate(
-  _knex: Knex,
-  _job: Pick<AggregateJobData, 'kind' | 'day' | 'hour' | 'requestedBy'> & { jobId?: string },
+  knex: Knex,
+  job: Pick<AggregateJobData, 'kind' | 'day' | 'hour' | 'requestedBy'> & { jobId?: string },
+  options: RebuildOptions = {},
 ): Promise<RebuildResult> {
-  throw new Error('not built yet');
+  checkJob(job);
+  const timeZone = options.timeZone ?? 'Asia/Seoul';
+  const now = options.now ?? (() => new Date());
+  const runNo = await insertRunLog(knex, { ...job, startedAt: platformTimestamp(timeZone, now()) });
+  try {
+    const rows = await knex.transaction(async (trx) => {
+      const builtAt = platformTimestamp(timeZone, now());
+      const written =
+        job.kind === 'inflow' ? await buildInflow(trx, job.day, job.hour, builtAt) : await buildDaily(trx, job.kind, job.day, builtAt);
+      await finishRunLog(trx, runNo, { finishedAt: platformTimestamp(timeZone, now()), rows: written, outcome: 'done' });
+      return written;
+    });
+    return { kind: job.kind, day: job.day, ...(job.hour !== undefined ? { hour: job.hour } : {}), rows };
+  } catch (err) {
+    // The build's own error is the one to report, even if the database is gone for the log too.
+    await finishRunLog(knex, runNo, { finishedAt: platformTimestamp(timeZone, now()), outcome: 'failed', error: (err as Error).message }).catch(
+      () => undefined,
+    );
+    throw err;
+  }
 }
