@@ -7,7 +7,16 @@ const Ajv = AjvModule.default;
 const addFormats = addFormatsModule.default;
 export type Ajv = InstanceType<typeof Ajv>;
 
-const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+
+/** True for a real calendar day: `Date.parse` rolls 2026-02-30 over to March instead of refusing it. */
+const isCalendarDay = (year: number, month: number, day: number): boolean =>
+  month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+const isLocalDateTime = (s: string): boolean => {
+  const m = LOCAL_DATE_TIME.exec(s);
+  return !!m && isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3]));
+};
 
 /** True for a real calendar month `yyyy-MM`. */
 export const isMonth = (s: string): boolean => /^\d{4}-(0[1-9]|1[0-2])$/.test(s);
@@ -25,7 +34,7 @@ export function createAjv(options: { coerce?: boolean } = {}): Ajv {
   });
   addFormats(ajv, ['date', 'date-time', 'uri']);
   ajv.addFormat('month', isMonth);
-  ajv.addFormat('local-date-time', (s: string) => LOCAL_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s.slice(0, 10))));
+  ajv.addFormat('local-date-time', isLocalDateTime);
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   return ajv;
