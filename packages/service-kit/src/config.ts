@@ -1,5 +1,6 @@
+import { createPublicKey } from 'node:crypto';
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { createAjv } from '@bo/contracts';
+import { createAjv, toFieldErrors } from '@bo/contracts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -9,6 +10,13 @@ export class ConfigError extends Error {
 }
 
 const ajv = createAjv({ coerce: true });
+
+/** How a bad value is quoted in the error: secrets never reach a log, URLs lose their password. */
+function shown(name: string, value: string | undefined): string {
+  if (value === undefined) return 'is not set';
+  if (/SECRET|PASSWORD|TOKEN|KEY/.test(name)) return 'value hidden';
+  return `got ${JSON.stringify(value.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'))}`;
+}
 
 /**
  * Read the environment once against a schema. Every problem is reported with the variable's
@@ -27,11 +35,10 @@ export function loadConfig<T extends TProperties>(
   }
   const validate = ajv.compile(schema);
   if (!validate(values)) {
-    const problems = (validate.errors ?? []).map((e) => {
-      const name = e.keyword === 'required' ? String(e.params.missingProperty) : e.instancePath.slice(1);
-      const got = e.keyword === 'required' ? 'is not set' : `got ${JSON.stringify(env[name])}`;
-      const desc = (properties[name] as { description?: string } | undefined)?.description;
-      return `${name} ${e.keyword === 'required' ? 'is required' : e.message} (${got})${desc ? `: ${desc}` : ''}`;
+    // toFieldErrors folds a literal union's errors into one "must be one of …".
+    const problems = toFieldErrors(validate.errors ?? []).map(({ field, message }) => {
+      const desc = (properties[field] as { description?: string } | undefined)?.description;
+      return `${field} ${message} (${shown(field, env[field])})${desc ? `: ${desc}` : ''}`;
     });
     throw new ConfigError([...new Set(problems)]);
   }
@@ -89,10 +96,22 @@ export const ConfigFragments = {
 /** The development-only JWT secret, used when neither JWT variable is set outside production. */
 export const DEV_JWT_SECRET = 'local-development-secret-do-not-use-in-production';
 
+/** The PEM of JWT_PUBLIC_KEY; env files and compose often carry it on one line with `\n`. */
+export const publicKeyPem = (value: string): string => value.replace(/\\n/g, '\n');
+
 export function checkJwt(c: { NODE_ENV: string; JWT_SECRET?: string; JWT_PUBLIC_KEY?: string }): string[] {
   if (c.JWT_SECRET && c.JWT_PUBLIC_KEY) return ['set only one of JWT_SECRET (HS256) and JWT_PUBLIC_KEY (RS256)'];
   if (!c.JWT_SECRET && !c.JWT_PUBLIC_KEY && c.NODE_ENV === 'production')
     return ['JWT_SECRET or JWT_PUBLIC_KEY is required in production'];
+  if (c.JWT_PUBLIC_KEY) {
+    // Checked here so a bad key stops the start instead of answering every request 401.
+    if (c.JWT_PUBLIC_KEY.includes('PRIVATE KEY')) return ['JWT_PUBLIC_KEY holds a private key; give the public key only'];
+    try {
+      if (createPublicKey(publicKeyPem(c.JWT_PUBLIC_KEY)).asymmetricKeyType !== 'rsa') return ['JWT_PUBLIC_KEY must be an RSA public key (RS256)'];
+    } catch {
+      return ['JWT_PUBLIC_KEY is not a PEM public key'];
+    }
+  }
   return [];
 }
 

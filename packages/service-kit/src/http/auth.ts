@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { expressjwt, type Request as JwtRequest } from 'express-jwt';
 import { AppError } from '../app-error.ts';
-import { DEV_JWT_SECRET } from '../config.ts';
+import { DEV_JWT_SECRET, publicKeyPem } from '../config.ts';
 
 /** Who is calling: read from the verified token, never from the query. */
 export interface AuthPrincipal {
@@ -26,7 +26,7 @@ export interface JwtSettings {
 
 /** HS256 with a secret or RS256 with a public key; the algorithm list is pinned to exactly one. */
 export function jwtVerification(settings: JwtSettings): { secret: string; algorithms: ['HS256'] | ['RS256'] } {
-  if (settings.JWT_PUBLIC_KEY) return { secret: settings.JWT_PUBLIC_KEY, algorithms: ['RS256'] };
+  if (settings.JWT_PUBLIC_KEY) return { secret: publicKeyPem(settings.JWT_PUBLIC_KEY), algorithms: ['RS256'] };
   return { secret: settings.JWT_SECRET ?? DEV_JWT_SECRET, algorithms: ['HS256'] };
 }
 

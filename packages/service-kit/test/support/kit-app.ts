@@ -1,0 +1,17 @@
+import type { Express, RequestHandler, Router } from 'express';
+import { createServiceApp, type Logger, type Probe } from '../../src/index.ts';
+import { captureLogs } from './log-capture.ts';
+
+export const PREFIX = '/api/kit';
+
+/** A service app built the way every service builds it, with routes of the test's choosing. */
+export function kitApp(options: { routes?: (router: Router) => void; guards?: RequestHandler[]; probes?: Record<string, Probe>; logger?: Logger } = {}): Express {
+  return createServiceApp({
+    name: 'kit',
+    prefix: PREFIX,
+    logger: options.logger ?? captureLogs().logger,
+    probes: options.probes ?? {},
+    guards: options.guards ?? [],
+    routes: options.routes ?? (() => {}),
+  });
+}

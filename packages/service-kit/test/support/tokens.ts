@@ -1,0 +1,22 @@
+import { createHmac, createSign, generateKeyPairSync } from 'node:crypto';
+
+const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A JWT assembled by hand, so a test can build what no well-behaved library would sign. */
+export function handMadeJwt(header: object, payload: object, sign: (signingInput: string) => string = () => ''): string {
+  const signingInput = `${part(header)}.${part(payload)}`;
+  return `${signingInput}.${sign(signingInput)}`;
+}
+
+export const hs256 = (secret: string | Buffer) => (input: string) => createHmac('sha256', secret).update(input).digest('base64url');
+export const rs256 = (privateKeyPem: string) => (input: string) => createSign('RSA-SHA256').update(input).sign(privateKeyPem).toString('base64url');
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+export function rsaKeyPair(): { publicKey: string; privateKey: string } {
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+}
