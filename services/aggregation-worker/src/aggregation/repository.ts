@@ -31,13 +31,16 @@ export const DAILY_SHAPES: Record<DailyKind, DailyShape> = {
 };
 
 /** Occurrences (`10`) add, cancellations (`20`) go to their own columns; discounts are net. */
-const MEASURE_EXPRS = `SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.amt ELSE 0 END),
-  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.qty ELSE 0 END),
-  SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.amt ELSE 0 END),
-  SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.qty ELSE 0 END),
-  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_2nd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_2nd ELSE 0 END),
-  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_3rd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_3rd ELSE 0 END)`;
-const MEASURE_COLUMNS = ['ord_amt', 'ord_qty', 'cncl_amt', 'cncl_qty', 'dc_amt_2nd', 'dc_amt_3rd'];
+const MEASURES: [column: string, expr: string][] = [
+  ['ord_amt', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.amt ELSE 0 END)"],
+  ['ord_qty', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.qty ELSE 0 END)"],
+  ['cncl_amt', "SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.amt ELSE 0 END)"],
+  ['cncl_qty', "SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.qty ELSE 0 END)"],
+  ['dc_amt_2nd', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_2nd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_2nd ELSE 0 END)"],
+  ['dc_amt_3rd', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_3rd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_3rd ELSE 0 END)"],
+];
+const MEASURE_COLUMNS = MEASURES.map(([column]) => column);
+const MEASURE_EXPRS = MEASURES.map(([, expr]) => expr).join(', ');
 
 const joinsOf = (shape: DailyShape) =>
   `JOIN goods g ON g.goods_no = e.goods_no${shape.joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;
@@ -179,4 +182,35 @@ export async function finishRunLog(
       outcome: finish.outcome,
       error_msg: finish.error?.slice(0, 2000) ?? null,
     });
+}
+
+export interface Totals {
+  agrt_gb_cd: string;
+  ord_amt: number;
+  ord_qty: number;
+  cncl_amt: number;
+  cncl_qty: number;
+  dc_amt_2nd: number;
+  dc_amt_3rd: number;
+}
+
+/** Per agrtGb totals straight from the events of one day, through the kind's joins. */
+export async function sourceTotals(db: Db, kind: DailyKind, [from, to]: [string, string]): Promise<Totals[]> {
+  const [rows] = await db.raw(
+    `SELECT e.agrt_gb_cd, ${MEASURES.map(([column, expr]) => `${expr} AS ${column}`).join(', ')}
+     FROM ord_stat_evt e ${joinsOf(DAILY_SHAPES[kind])}
+     WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?
+     GROUP BY e.agrt_gb_cd`,
+    [...AGRT_GBS, from, to],
+  );
+  return rows as Totals[];
+}
+
+/** Per agrtGb totals of one built day of an aggregate table. */
+export async function aggregateTotals(db: Db, kind: DailyKind, day: string): Promise<Totals[]> {
+  return db(DAILY_SHAPES[kind].table)
+    .select('agrt_gb_cd', ...MEASURE_COLUMNS.map((c) => db.raw(`SUM(${c}) AS ${c}`)))
+    .whereIn('agrt_gb_cd', AGRT_GBS)
+    .andWhere({ agrt_dt: day })
+    .groupBy('agrt_gb_cd');
 }

@@ -1,0 +1,58 @@
+import { AGGREGATE_KINDS, type FieldError } from '@bo/contracts';
+import { BOARD_PATH, RERUN_PATH } from './board.ts';
+import { BUILD_QUEUE } from '../queue/queues.ts';
+
+const escape = (s: unknown) =>
+  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;max-width:48rem;color:#1f2937}
+label{display:block;margin:.75rem 0 .25rem;font-weight:600}select,input{font:inherit;padding:.3rem}
+button{margin-top:1rem;font:inherit;padding:.4rem 1rem}.errors{color:#b91c1c;border:1px solid #fca5a5;padding:.5rem 1.5rem;background:#fef2f2}
+table{border-collapse:collapse;margin-top:1rem}td,th{border:1px solid #d1d5db;padding:.25rem .5rem;text-align:left}`;
+
+const layout = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head>
+<body><h1>${escape(title)}</h1>${body}<p><a href="${BOARD_PATH}">Back to the queues</a></p></body></html>`;
+
+export interface RerunFormValues {
+  kind?: unknown;
+  from?: unknown;
+  to?: unknown;
+}
+
+/** The form; after a refused submit it keeps what was typed and lists each problem by field. */
+export function rerunFormPage(values: RerunFormValues = {}, errors: FieldError[] = []): string {
+  const options = ['all', ...AGGREGATE_KINDS]
+    .map((k) => `<option value="${k}"${values.kind === k ? ' selected' : ''}>${k}</option>`)
+    .join('');
+  const problems = errors.length
+    ? `<div class="errors" role="alert"><p>The rerun was not queued:</p><ul>${errors
+        .map((e) => `<li><strong>${escape(e.field)}</strong> ${escape(e.message)}</li>`)
+        .join('')}</ul></div>`
+    : '';
+  return layout(
+    'Rerun aggregates',
+    `${problems}<p>Queues one build per aggregate and day; a day already queued or running is not queued twice.</p>
+<form method="post" action="${RERUN_PATH}">
+<label for="kind">Aggregate</label><select id="kind" name="kind">${options}</select>
+<label for="from">From (yyyy-MM-dd)</label><input id="from" name="from" type="date" value="${escape(values.from)}">
+<label for="to">To, inclusive (yyyy-MM-dd)</label><input id="to" name="to" type="date" value="${escape(values.to)}">
+<div><button type="submit">Queue rerun</button></div></form>`,
+  );
+}
+
+export function rerunQueuedPage(jobs: { target: string; jobId: string; collapsed: boolean }[]): string {
+  const rows = jobs
+    .map(
+      (j) =>
+        `<tr><td>${escape(j.target)}</td><td><a href="${BOARD_PATH}/queue/${BUILD_QUEUE}/${encodeURIComponent(j.jobId)}">${escape(j.jobId)}</a></td><td>${
+          j.collapsed ? 'already queued or running' : 'queued'
+        }</td></tr>`,
+    )
+    .join('');
+  return layout(
+    'Rerun queued',
+    `<p role="status">${jobs.length} build job(s) queued.</p><table><thead><tr><th>build</th><th>job</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<p><a href="${RERUN_PATH}">Queue another rerun</a></p>`,
+  );
+}

@@ -1,0 +1,75 @@
+import type { Queue } from 'bullmq';
+import { DAILY_KINDS, type AggregateJobData } from '@bo/contracts';
+import type { Knex } from '@bo/db';
+import type { Logger } from '@bo/service-kit';
+import { describeTarget, type BuildTarget } from '../aggregation/build-target.ts';
+import { missingDailyDays, missingInflowHours } from '../aggregation/catch-up.ts';
+import { findLateData } from '../aggregation/late-data.ts';
+import { platformTimestamp } from '../aggregation/platform-clock.ts';
+import { reconcileDays } from '../aggregation/reconcile.ts';
+import { previousLocalDay, recentLocalDays, recentLocalHours } from '../aggregation/schedule-targets.ts';
+import { enqueueBuilds } from './build-jobs.ts';
+import type { ScheduleJobName } from './queues.ts';
+
+export interface ScheduleRunDeps {
+  knex: Knex;
+  buildQueue: Queue<AggregateJobData>;
+  logger: Logger;
+  timeZone: string;
+  catchUpDays: number;
+  catchUpHours: number;
+  reconcileDays: number;
+  /** The clock; tests inject one to check how a run resolves its day. */
+  now: () => Date;
+}
+
+export interface ScheduleRunResult {
+  /** `<kind> <day>[ <hour>h]` of every build queued, with who it is for. */
+  queued: { target: string; jobId: string; requestedBy: AggregateJobData['requestedBy'] }[];
+}
+
+async function queue(deps: ScheduleRunDeps, targets: BuildTarget[], requestedBy: AggregateJobData['requestedBy'], out: ScheduleRunResult) {
+  for (const e of await enqueueBuilds(deps.buildQueue, targets, requestedBy)) {
+    out.queued.push({ target: describeTarget({ kind: e.job.data.kind, day: e.job.data.day, hour: e.job.data.hour }), jobId: e.jobId, requestedBy });
+  }
+}
+
+/** 09:00: the previous local day for the four daily kinds, plus days the look-back finds unbuilt. */
+async function daily(deps: ScheduleRunDeps, out: ScheduleRunResult) {
+  const now = deps.now();
+  const day = previousLocalDay(deps.timeZone, now);
+  await queue(deps, DAILY_KINDS.map((kind) => ({ kind, day })), 'schedule', out);
+  const missing = (await missingDailyDays(deps.knex, recentLocalDays(deps.timeZone, now, deps.catchUpDays + 1))).filter((t) => t.day !== day);
+  await queue(deps, missing, 'schedule', out);
+}
+
+/** Every hour: inflow hours not yet built (the hour just ended, and any missed), then late data. */
+async function hourly(deps: ScheduleRunDeps, out: ScheduleRunResult) {
+  const now = deps.now();
+  await queue(deps, await missingInflowHours(deps.knex, recentLocalHours(deps.timeZone, now, deps.catchUpHours)), 'schedule', out);
+  const late = await findLateData(deps.knex);
+  if (late.targets.length) deps.logger.info('late source rows found; rebuilding', { builds: late.targets.map(describeTarget) });
+  await queue(deps, late.targets, 'late-data', out);
+  await late.advance(platformTimestamp(deps.timeZone, now));
+}
+
+/** Nightly: built days of the look-back whose totals differ from the events are rebuilt. */
+async function reconcile(deps: ScheduleRunDeps, out: ScheduleRunResult) {
+  const days = recentLocalDays(deps.timeZone, deps.now(), deps.reconcileDays);
+  const mismatches = await reconcileDays(deps.knex, days);
+  for (const m of mismatches) {
+    deps.logger.warn('aggregate differs from its source events; rebuilding the day', { kind: m.kind, day: m.day, source: m.source, aggregate: m.aggregate });
+  }
+  await queue(deps, mismatches.map(({ kind, day }) => ({ kind, day })), 'reconcile', out);
+}
+
+const RUNS: Record<ScheduleJobName, (deps: ScheduleRunDeps, out: ScheduleRunResult) => Promise<void>> = { daily, hourly, reconcile };
+
+/** The processor of the schedule queue: resolve what the run is about, queue the builds. */
+export async function runScheduled(name: string, deps: ScheduleRunDeps): Promise<ScheduleRunResult> {
+  const run = RUNS[name as ScheduleJobName];
+  if (!run) throw new Error(`unknown scheduled run "${name}"`);
+  const out: ScheduleRunResult = { queued: [] };
+  await run(deps, out);
+  return out;
+}

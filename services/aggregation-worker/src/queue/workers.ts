@@ -1,0 +1,62 @@
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AggregateJobData } from '@bo/contracts';
+import type { Knex } from '@bo/db';
+import type { Logger } from '@bo/service-kit';
+import { rebuildAggregate, type RebuildResult } from '../aggregation/rebuild.ts';
+import { BUILD_QUEUE, SCHEDULE_QUEUE, type ScheduleJobData } from './queues.ts';
+import { runScheduled, type ScheduleRunDeps, type ScheduleRunResult } from './schedule-runs.ts';
+
+export interface WorkerSettings {
+  prefix: string;
+  concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  timeZone: string;
+}
+
+function listen<T>(worker: Worker<T>, logger: Logger) {
+  worker.on('error', (err) => logger.error('worker error', { queue: worker.name, message: err.message }));
+  worker.on('failed', (job: Job<T> | undefined, err: Error) =>
+    logger.warn('job failed', { queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade, message: err.message }),
+  );
+  worker.on('stalled', (jobId: string) => logger.warn('job stalled (its worker stopped); it will run again', { queue: worker.name, jobId }));
+}
+
+/**
+ * The two workers of the process. A job whose process died keeps its lock until
+ * `lockDurationMs`; the stalled check then moves it back to waiting and another worker (or
+ * this one, restarted) builds the day again from scratch — the build is a replace, so the
+ * rows come out the same.
+ */
+export function startWorkers(redis: Redis, knex: Knex, logger: Logger, s: WorkerSettings, scheduleDeps: Omit<ScheduleRunDeps, 'knex' | 'logger'>) {
+  const common = { connection: redis, prefix: s.prefix, lockDuration: s.lockDurationMs, stalledInterval: s.stalledIntervalMs, maxStalledCount: 2 };
+  const build = new Worker<AggregateJobData, RebuildResult>(
+    BUILD_QUEUE,
+    async (job) => {
+      const result = await rebuildAggregate(knex, { ...job.data, jobId: job.id }, { timeZone: s.timeZone });
+      logger.info('aggregate built', { jobId: job.id, ...result, requestedBy: job.data.requestedBy });
+      return result;
+    },
+    { ...common, concurrency: s.concurrency },
+  );
+  const schedule = new Worker<ScheduleJobData, ScheduleRunResult>(
+    SCHEDULE_QUEUE,
+    async (job) => {
+      const result = await runScheduled(job.name, { ...scheduleDeps, knex, logger });
+      logger.info('scheduled run queued builds', { run: job.name, jobId: job.id, builds: result.queued.length });
+      return result;
+    },
+    { ...common, concurrency: 1 },
+  );
+  listen(build, logger);
+  listen(schedule, logger);
+  return {
+    build,
+    schedule,
+    /** Let running builds finish (their transactions commit), take no new ones. */
+    close: async () => {
+      await Promise.all([build.close(), schedule.close()]);
+    },
+  };
+}
