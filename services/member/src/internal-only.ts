@@ -1,7 +1,33 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { AppError } from '@bo/service-kit';
+import { clientAddress, inRanges, parseCidrList } from './client-address.ts';
 import type { MemberConfig } from './config.ts';
 
-/** Placeholder: the member issue builds the CIDR / trusted-proxy / access-token guard. */
-export function internalOnly(_config: MemberConfig): RequestHandler {
-  return (_req, _res, next) => next();
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares digests so neither the length nor the matching prefix of the token leaks through timing. */
+function carriesToken(authorization: string | undefined, token: string): boolean {
+  if (!authorization) return false;
+  const presented = authorization.replace(/^Bearer\s+/i, '').trim();
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+/**
+ * Spec 4.5 rule 6 and section 5: only internal servers may call the member service. The
+ * caller's address (see `clientAddress`) must lie in INTERNAL_CIDRS and, when
+ * MEMBER_ACCESS_TOKEN is set, the Authorization header must carry it (`Bearer <token>` or the
+ * bare token). Both refusals answer a real 403 with the ErrorCode body.
+ */
+export function internalOnly(config: MemberConfig): RequestHandler {
+  const internal = parseCidrList(config.INTERNAL_CIDRS);
+  const trusted = parseCidrList(config.TRUSTED_PROXIES);
+  const token = config.MEMBER_ACCESS_TOKEN;
+  return (req, _res, next) => {
+    const caller = clientAddress(req.socket.remoteAddress, req.get('x-forwarded-for'), trusted);
+    if (!caller || !inRanges(caller, internal)) return next(new AppError('NOT_INTERNAL'));
+    if (token && !carriesToken(req.get('authorization'), token))
+      return next(new AppError('FORBIDDEN', { message: 'The Authorization header must carry the member access token' }));
+    next();
+  };
 }

@@ -1,0 +1,104 @@
+import type { StaffDcLimIncDecRequest } from '@bo/contracts';
+import type { Knex } from '@bo/db';
+import type { Logger } from '@bo/service-kit';
+import type { MemberConfig } from '../config.ts';
+import { changeBalance } from './balance-change.ts';
+import { claimKey, expiredKeySweeper, fingerprint, recordOutcome, releaseClaim, type KeyStore } from './idempotency.ts';
+import { platformMoment } from './platform-clock.ts';
+import { findMember, insertHistory, lockLimit, setLockWait, updateRemaining } from './repository.ts';
+import { isActiveStaff } from './staff-eligibility.ts';
+import { inRetriedTransaction } from './transaction-retry.ts';
+
+/** The business failures a change can end in; they are outcomes, recorded for idempotent replay like a success. */
+export type RecordableError = 'STAFF_NOT_FOUND' | 'LIMIT_INSUFFICIENT';
+export interface ChangeOutcome {
+  error?: RecordableError;
+}
+
+export interface LimitChangeDeps {
+  knex: Knex;
+  logger: Logger;
+  timeZone: string;
+  lockWaitSeconds: number;
+  maxAttempts: number;
+  keys: KeyStore;
+  sweepExpiredKeys: () => Promise<void>;
+}
+
+export function limitChangeDeps(config: MemberConfig, knex: Knex, logger: Logger): LimitChangeDeps {
+  const keys: KeyStore = {
+    knex,
+    timeZone: config.PLATFORM_TIME_ZONE,
+    ttlHours: config.IDEMPOTENCY_KEY_TTL_HOURS,
+    // Longer than the worst case of one change (every attempt waiting out its lock wait, plus
+    // back-off), so a live owner never loses its claim; a dead one frees it within a minute or so.
+    leaseSeconds: config.STAFF_LIMIT_LOCK_WAIT_SECONDS * config.STAFF_LIMIT_MAX_ATTEMPTS + 30,
+  };
+  return {
+    knex,
+    logger,
+    timeZone: config.PLATFORM_TIME_ZONE,
+    lockWaitSeconds: config.STAFF_LIMIT_LOCK_WAIT_SECONDS,
+    maxAttempts: config.STAFF_LIMIT_MAX_ATTEMPTS,
+    keys,
+    sweepExpiredKeys: expiredKeySweeper(keys, logger),
+  };
+}
+
+/**
+ * Spec 4.5 `dcLimIncDec`: increase or decrease one staff member's remaining limit, at most once
+ * per Idempotency-Key. `replayed` says the outcome is the recorded one of an earlier request.
+ */
+export async function changeStaffLimit(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, key?: string): Promise<{ outcome: ChangeOutcome; replayed: boolean }> {
+  if (!key) return { outcome: await applyChange(deps, change), replayed: false };
+  await deps.sweepExpiredKeys();
+  const claim = await claimKey(deps.keys, key, fingerprint(change), change.mbrNo);
+  if ('replay' in claim) return { outcome: claim.replay, replayed: true };
+  try {
+    return { outcome: await applyChange(deps, change, { key, owner: claim.owner }), replayed: false };
+  } catch (err) {
+    await releaseClaim(deps.keys, key, claim.owner).catch((e: unknown) =>
+      deps.logger.warn('releasing an idempotency key failed; its lease will free it', { message: (e as Error).message }),
+    );
+    throw err;
+  }
+}
+
+/**
+ * One transaction: the limit row is locked (concurrent changes of a member queue on it), the
+ * new balance, its history row and the key's outcome commit together or not at all.
+ */
+function applyChange(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, claim?: { key: string; owner: string }): Promise<ChangeOutcome> {
+  return inRetriedTransaction(deps.knex, deps.maxAttempts, async (trx) => {
+    const outcome = await applyToLockedLimit(trx, deps, change, claim?.key ?? null);
+    if (claim) await recordOutcome(trx, claim.key, claim.owner, outcome);
+    return outcome;
+  });
+}
+
+async function applyToLockedLimit(trx: Knex.Transaction, deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, key: string | null): Promise<ChangeOutcome> {
+  await setLockWait(trx, deps.lockWaitSeconds);
+  const member = await findMember(trx, change.mbrNo);
+  const limit = member && isActiveStaff(member) ? await lockLimit(trx, member.mbrNo) : undefined;
+  if (!member || !limit) return { error: 'STAFF_NOT_FOUND' };
+  const result = changeBalance(limit, change.rsrvUseGbCd, change.ocurAmt);
+  if (!result.ok) return { error: 'LIMIT_INSUFFICIENT' };
+  const at = platformMoment(deps.timeZone);
+  await updateRemaining(trx, member.mbrNo, result.after, at.seconds);
+  await insertHistory(trx, {
+    mbrNo: member.mbrNo,
+    rsrvUseGbCd: change.rsrvUseGbCd,
+    requested: change.ocurAmt,
+    applied: result.applied,
+    before: result.before,
+    after: result.after,
+    ordNo: change.ordNo,
+    claimNo: change.claimNo || null,
+    ordFvrCostSeq: change.ordFvrCostSeq || null,
+    idemKey: key,
+    at: at.millis,
+  });
+  if (result.applied < change.ocurAmt)
+    deps.logger.info('staff limit increase capped at the limit', { mbrNo: member.mbrNo, requested: change.ocurAmt, applied: result.applied, ordNo: change.ordNo });
+  return {};
+}

@@ -1,0 +1,253 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { Knex } from '@bo/db';
+import type { TestDatabase } from '@bo/db/testing';
+import { arrangeStaff, CHANGE_PATH, change, createMemberDatabase, historyOf, localNow, memberApp, remainingOf, until, type MemberApp } from './support.ts';
+
+describe('dcLimIncDec with an Idempotency-Key', () => {
+  let db: TestDatabase;
+  let member: MemberApp;
+  const post = (app: MemberApp, key: string, body: object) => request(app.app).post(CHANGE_PATH).set('Idempotency-Key', key).send(body);
+  const keyRow = (key: string) => db.knex('staff_dc_lim_idem').where({ idem_key: key }).first();
+
+  /** Hold the member's limit row from the test's own transaction, so a change of that member waits honestly. */
+  async function holdLimitRow(mbrNo: string): Promise<Knex.Transaction> {
+    const trx = await db.knex.transaction();
+    await trx('staff_dc_lim').where({ mbr_no: mbrNo }).forUpdate().first();
+    return trx;
+  }
+
+  before(async () => {
+    db = await createMemberDatabase('member_idem');
+    member = memberApp(db);
+  });
+  after(async () => {
+    await member.close();
+    await db.drop();
+  });
+
+  it('when a request is retried with the same key and body, then the change is applied once and the retry replays 200', async () => {
+    await arrangeStaff(db.knex, { mbrNo: 'K1', limAmt: 50_000, rmndAmt: 20_000 });
+    const body = { ...change('K1', '20', 3_000, 'ORD-K1'), claimNo: 'C1' };
+    const first = await post(member, 'key-k1', body);
+    const retry = await post(member, 'key-k1', body);
+    const again = await post(member, '"key-k1"', body);
+
+    expect(first.status).to.equal(200);
+    expect(first.headers['idempotent-replayed']).to.equal(undefined);
+    for (const r of [retry, again]) {
+      expect(r.status).to.equal(200);
+      expect(r.text).to.equal('');
+      expect(r.headers['idempotent-replayed']).to.equal('true');
+    }
+    expect(await remainingOf(db.knex, 'K1')).to.equal(20_000 - 3_000);
+    const history = await historyOf(db.knex, 'K1');
+    expect(history).to.have.length(1);
+    expect(history[0]!.idem_key).to.equal('key-k1');
+  });
+
+  it('when keys differ only in letter case, then they are different keys', async () => {
+    await arrangeStaff(db.knex, { mbrNo: 'K2', limAmt: 50_000, rmndAmt: 20_000 });
+    const body = change('K2', '20', 1_000);
+    expect((await post(member, 'Key-K2', body)).status).to.equal(200);
+    expect((await post(member, 'key-k2', body)).status).to.equal(200);
+    expect(await historyOf(db.knex, 'K2')).to.have.length(2);
+  });
+
+  it('when the first request ended in 6102, then the retry replays 6102 even though the balance would now allow it', async () => {
+    await arrangeStaff(db.knex, { mbrNo: 'K3', limAmt: 50_000, rmndAmt: 500 });
+    const body = change('K3', '20', 1_000, 'ORD-K3');
+    const first = await post(member, 'key-k3', body);
+    expect(first.status).to.equal(900);
+    expect(first.body).to.include({ code: '6102' });
+    expect((await request(member.app).post(CHANGE_PATH).send(change('K3', '10', 5_000, 'CANCEL'))).status).to.equal(200);
+
+    const retry = await post(member, 'key-k3', body);
+    expect(retry.status).to.equal(900);
+    expect(retry.body).to.deep.equal(first.body);
+    expect(retry.headers['idempotent-replayed']).to.equal('true');
+    expect(await remainingOf(db.knex, 'K3')).to.equal(500 + 5_000);
+    expect((await historyOf(db.knex, 'K3')).map((h) => h.ord_no)).to.deep.equal(['CANCEL']);
+  });
+
+  it('when the first request ended in 6101, then the retry replays 6101 even after the member became staff', async () => {
+    const body = change('K4', '10', 1_000);
+    expect((await post(member, 'key-k4', body)).body).to.include({ code: '6101' });
+    await arrangeStaff(db.knex, { mbrNo: 'K4', limAmt: 50_000, rmndAmt: 100 });
+    const retry = await post(member, 'key-k4', body);
+    expect(retry.status).to.equal(900);
+    expect(retry.body).to.include({ code: '6101' });
+    expect(await historyOf(db.knex, 'K4')).to.have.length(0);
+  });
+
+  describe('the same key with another body', () => {
+    before(async () => {
+      await arrangeStaff(db.knex, { mbrNo: 'K5', limAmt: 50_000, rmndAmt: 20_000 });
+      await arrangeStaff(db.knex, { mbrNo: 'K5-OTHER', limAmt: 50_000, rmndAmt: 20_000 });
+    });
+    const original = change('K5', '20', 1_000);
+    const cases = [
+      { what: 'a different amount', second: change('K5', '20', 2_000) },
+      { what: 'a different member', second: change('K5-OTHER', '20', 1_000) },
+      { what: 'an added claim number', second: { ...original, claimNo: 'C9' } },
+    ];
+    cases.forEach(({ what, second }, i) => {
+      it(`when the same key comes with ${what}, then 900 with httpStatus 422 (6103) and nothing more is applied`, async () => {
+        const key = `key-k5-${i}`;
+        const [k5Before, otherBefore] = [await remainingOf(db.knex, 'K5'), await remainingOf(db.knex, 'K5-OTHER')];
+        expect((await post(member, key, original)).status).to.equal(200);
+        const misuse = await post(member, key, second);
+        expect(misuse.status).to.equal(900);
+        expect(misuse.body).to.deep.equal({ code: '6103', message: 'This Idempotency-Key was already used with a different request body', httpStatus: 422, isProcess: false });
+        expect(await remainingOf(db.knex, 'K5')).to.equal(k5Before - 1_000);
+        expect(await remainingOf(db.knex, 'K5-OTHER')).to.equal(otherBefore);
+        expect((await historyOf(db.knex, 'K5')).filter((h) => h.idem_key === key)).to.have.length(1);
+        expect(await historyOf(db.knex, 'K5-OTHER')).to.have.length(0);
+      });
+    });
+  });
+
+  it('when a duplicate arrives while the first is still running, then 409 (6104); the first then applies once and later retries replay it', async () => {
+    await arrangeStaff(db.knex, { mbrNo: 'K6', limAmt: 50_000, rmndAmt: 20_000 });
+    const body = change('K6', '20', 4_000);
+    const lock = await holdLimitRow('K6');
+    let first: Promise<request.Response> | undefined;
+    try {
+      first = post(member, 'key-k6', body).then((r) => r);
+      await until(async () => (await keyRow('key-k6'))?.proc_stat === 'PROCESSING', 'the first request to claim its key');
+      const duplicate = await post(member, 'key-k6', body);
+      expect(duplicate.status).to.equal(900);
+      expect(duplicate.body).to.deep.equal({ code: '6104', message: 'A request with this Idempotency-Key is still being processed', httpStatus: 409, isProcess: false });
+    } finally {
+      await lock.commit();
+    }
+    expect((await first).status).to.equal(200);
+    const later = await post(member, 'key-k6', body);
+    expect(later.status).to.equal(200);
+    expect(later.headers['idempotent-replayed']).to.equal('true');
+    expect(await remainingOf(db.knex, 'K6')).to.equal(16_000);
+    expect(await historyOf(db.knex, 'K6')).to.have.length(1);
+  });
+
+  it('when 20 copies with one key arrive at once, then exactly one applies and the others are 409 or its replay', async () => {
+    await arrangeStaff(db.knex, { mbrNo: 'K7', limAmt: 50_000, rmndAmt: 20_000 });
+    const body = change('K7', '20', 1_500);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post(member, 'key-k7', body)));
+    const applied = responses.filter((r) => r.status === 200 && !r.headers['idempotent-replayed']);
+    expect(applied).to.have.length(1);
+    for (const r of responses) if (r.status !== 200) expect(r.body).to.include({ code: '6104', httpStatus: 409 });
+    expect(await remainingOf(db.knex, 'K7')).to.equal(18_500);
+    expect(await historyOf(db.knex, 'K7')).to.have.length(1);
+  });
+
+  it('when a key is recorded, then it is kept for 24 hours in platform local time', async () => {
+    await arrangeStaff(db.knex, { mbrNo: 'K8', limAmt: 50_000, rmndAmt: 20_000 });
+    const from = localNow();
+    await post(member, 'key-k8', change('K8', '20', 100));
+    const row = await keyRow('key-k8');
+    expect(row).to.include({ proc_stat: 'DONE', mbr_no: 'K8', resp_status: 200, owner_id: null });
+    expect(row.reg_dtm >= from && row.reg_dtm <= localNow()).to.equal(true);
+    const hours = (Date.parse(row.exp_dtm.replace(' ', 'T') + 'Z') - Date.parse(row.reg_dtm.replace(' ', 'T') + 'Z')) / 3_600_000;
+    expect(hours).to.equal(24);
+  });
+
+  it('when a key has expired, then the same key and body are a new request', async () => {
+    await arrangeStaff(db.knex, { mbrNo: 'K9', limAmt: 50_000, rmndAmt: 20_000 });
+    const body = change('K9', '20', 1_000);
+    expect((await post(member, 'key-k9', body)).status).to.equal(200);
+    await db.knex('staff_dc_lim_idem').where({ idem_key: 'key-k9' }).update({ exp_dtm: '2020-01-01 00:00:00' });
+    const after = await post(member, 'key-k9', body);
+    expect(after.status).to.equal(200);
+    expect(after.headers['idempotent-replayed']).to.equal(undefined);
+    expect(await remainingOf(db.knex, 'K9')).to.equal(18_000);
+    expect(await historyOf(db.knex, 'K9')).to.have.length(2);
+  });
+
+  it('when keyed requests are served, then expired keys are swept and live ones kept', async () => {
+    const fresh = memberApp(db);
+    try {
+      await arrangeStaff(db.knex, { mbrNo: 'K10', limAmt: 50_000, rmndAmt: 20_000 });
+      const stale = { req_hash: 'x'.repeat(64), mbr_no: 'K10', proc_stat: 'DONE', lease_end_dtm: '2020-01-01 00:00:00', resp_status: 200, reg_dtm: '2020-01-01 00:00:00' };
+      await db.knex('staff_dc_lim_idem').insert([
+        { ...stale, idem_key: 'old-1', exp_dtm: '2020-01-02 00:00:00' },
+        { ...stale, idem_key: 'old-2', exp_dtm: '2020-01-02 00:00:00' },
+        { ...stale, idem_key: 'live-1', exp_dtm: '2999-01-01 00:00:00' },
+      ]);
+      expect((await post(fresh, 'key-k10', change('K10', '20', 100))).status).to.equal(200);
+      const keys = (await db.knex('staff_dc_lim_idem').whereIn('idem_key', ['old-1', 'old-2', 'live-1', 'key-k10']).pluck('idem_key')) as string[];
+      expect(keys.sort()).to.deep.equal(['key-k10', 'live-1']);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  describe('lock conflicts', () => {
+    let impatient: MemberApp;
+    let patient: MemberApp;
+    before(() => {
+      impatient = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '1', STAFF_LIMIT_MAX_ATTEMPTS: '1' });
+      patient = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '1', STAFF_LIMIT_MAX_ATTEMPTS: '6' });
+    });
+    after(async () => {
+      await impatient.close();
+      await patient.close();
+    });
+
+    it('when the limit row stays locked past every attempt, then 900 with httpStatus 503, nothing applied, and the key is free for the retry', async () => {
+      await arrangeStaff(db.knex, { mbrNo: 'K11', limAmt: 50_000, rmndAmt: 20_000 });
+      const body = change('K11', '20', 2_500);
+      const lock = await holdLimitRow('K11');
+      let busy: request.Response;
+      try {
+        busy = await post(impatient, 'key-k11', body);
+      } finally {
+        await lock.commit();
+      }
+      expect(busy.status).to.equal(900);
+      expect(busy.body).to.include({ code: '1503', httpStatus: 503 });
+      expect(await keyRow('key-k11')).to.equal(undefined);
+      expect(await remainingOf(db.knex, 'K11')).to.equal(20_000);
+
+      expect((await post(impatient, 'key-k11', body)).status).to.equal(200);
+      expect(await remainingOf(db.knex, 'K11')).to.equal(17_500);
+      expect(await historyOf(db.knex, 'K11')).to.have.length(1);
+    });
+
+    it('when a lock-wait timeout hits an attempt, then the whole change is retried and applied once', async () => {
+      await arrangeStaff(db.knex, { mbrNo: 'K12', limAmt: 50_000, rmndAmt: 20_000 });
+      const lock = await holdLimitRow('K12');
+      const pending = post(patient, 'key-k12', change('K12', '20', 700)).then((r) => r);
+      // Longer than one lock wait (1 s), far shorter than six.
+      await new Promise((r) => setTimeout(r, 1_600));
+      await lock.commit();
+      expect((await pending).status).to.equal(200);
+      expect(await remainingOf(db.knex, 'K12')).to.equal(19_300);
+      expect(await historyOf(db.knex, 'K12')).to.have.length(1);
+    });
+
+    it('when the owner of a key outlives its lease and a retry takes the key over, then only one of them applies', async () => {
+      await arrangeStaff(db.knex, { mbrNo: 'K13', limAmt: 50_000, rmndAmt: 20_000 });
+      const body = change('K13', '20', 900);
+      const lock = await holdLimitRow('K13');
+      let first: Promise<request.Response> | undefined;
+      let second: Promise<request.Response> | undefined;
+      try {
+        first = post(patient, 'key-k13', body).then((r) => r);
+        await until(async () => (await keyRow('key-k13'))?.proc_stat === 'PROCESSING', 'the first request to claim its key');
+        const firstOwner = (await keyRow('key-k13')).owner_id as string;
+        // As if the first request's process had stalled for longer than its lease.
+        await db.knex('staff_dc_lim_idem').where({ idem_key: 'key-k13' }).update({ lease_end_dtm: '2020-01-01 00:00:00' });
+        second = post(patient, 'key-k13', body).then((r) => r);
+        await until(async () => (await keyRow('key-k13'))?.owner_id !== firstOwner, 'the retry to take the key over');
+      } finally {
+        await lock.commit();
+      }
+      const results = await Promise.all([first!, second!]);
+      expect(results.map((r) => r.status).sort()).to.deep.equal([200, 900]);
+      expect(results.find((r) => r.status === 900)!.body).to.include({ code: '6104', httpStatus: 409 });
+      expect(await remainingOf(db.knex, 'K13')).to.equal(19_100);
+      expect(await historyOf(db.knex, 'K13')).to.have.length(1);
+      expect((await post(patient, 'key-k13', body)).headers['idempotent-replayed']).to.equal('true');
+    });
+  });
+});

@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import type { TestDatabase } from '@bo/db/testing';
+import type { RunningServer } from '@bo/service-kit';
+import { clientAddress, inRanges, parseAddress, parseCidrList } from '../src/client-address.ts';
+import { loadMemberConfig } from '../src/config.ts';
+import { arrangeStaff, CHANGE_PATH, change, createMemberDatabase, historyOf, listening, memberApp, remainingOf, sendFrom, STATUS_PATH, type MemberApp } from './support.ts';
+
+/**
+ * The service listens on 127.0.0.1 and each request's socket is bound to a chosen loopback
+ * address; the configuration decides which of them are "internal" (127.0.0.1, 10/8) and which
+ * is a trusted proxy (127.0.0.3). 127.0.0.2 plays an outside caller.
+ */
+const INSIDE = '127.0.0.1';
+const OUTSIDE = '127.0.0.2';
+const PROXY = '127.0.0.3';
+const NOT_INTERNAL = { code: '1204', message: 'This service is reachable from internal servers only', httpStatus: 403, isProcess: false };
+
+describe('member service: internal callers only', () => {
+  let db: TestDatabase;
+  let member: MemberApp;
+  let server: RunningServer;
+  const read = (from: string, headers: Record<string, string> = {}) => sendFrom(server, from, { method: 'GET', path: `${STATUS_PATH}?mbrNo=IN1`, headers });
+
+  before(async () => {
+    db = await createMemberDatabase('member_internal');
+    await arrangeStaff(db.knex, { mbrNo: 'IN1', limAmt: 10_000, rmndAmt: 8_000 });
+    member = memberApp(db, { INTERNAL_CIDRS: '127.0.0.1/32,10.0.0.0/8', TRUSTED_PROXIES: `${PROXY}/32` });
+    server = await listening(member);
+  });
+  after(async () => {
+    await server.close();
+    await member.close();
+    await db.drop();
+  });
+
+  it('when an internal server calls, then the operation answers', async () => {
+    const res = await read(INSIDE);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ mbrNo: 'IN1', rmndAmt: 8_000, limAmt: 10_000 });
+  });
+
+  it('when an outside address calls, then 403 with the error body and nothing changes', async () => {
+    const res = await sendFrom(server, OUTSIDE, { method: 'POST', path: CHANGE_PATH, body: change('IN1', '20', 1_000) });
+    expect(res.status).to.equal(403);
+    expect(res.body).to.deep.equal(NOT_INTERNAL);
+    expect(await remainingOf(db.knex, 'IN1')).to.equal(8_000);
+    expect(await historyOf(db.knex, 'IN1')).to.have.length(0);
+  });
+
+  it('when an outside caller sends a forged X-Forwarded-For naming an internal address, then it is still refused', async () => {
+    for (const xff of ['127.0.0.1', '10.1.2.3', `10.1.2.3, ${PROXY}`]) {
+      const res = await read(OUTSIDE, { 'X-Forwarded-For': xff });
+      expect(res.status, xff).to.equal(403);
+      expect(res.body).to.deep.equal(NOT_INTERNAL);
+    }
+  });
+
+  it('when an internal caller sends an X-Forwarded-For naming an outside address, then the header changes nothing', async () => {
+    const res = await read(INSIDE, { 'X-Forwarded-For': '203.0.113.9' });
+    expect(res.status).to.equal(200);
+  });
+
+  it('when a trusted proxy forwards an internal caller, then the operation answers', async () => {
+    for (const xff of ['10.1.2.3', `10.1.2.3, ${PROXY}`, `203.0.113.9, 10.1.2.3`]) {
+      const res = await read(PROXY, { 'X-Forwarded-For': xff });
+      expect(res.status, xff).to.equal(200);
+    }
+  });
+
+  it('when a trusted proxy forwards an outside caller, even one that prepended an internal address, then 403', async () => {
+    for (const xff of ['203.0.113.9', '10.1.2.3, 203.0.113.9', `127.0.0.1, 203.0.113.9, ${PROXY}`, 'not-an-address']) {
+      const res = await read(PROXY, { 'X-Forwarded-For': xff });
+      expect(res.status, xff).to.equal(403);
+      expect(res.body).to.deep.equal(NOT_INTERNAL);
+    }
+  });
+
+  it('when a trusted proxy calls without X-Forwarded-For, then its own (non-internal) address decides', async () => {
+    expect((await read(PROXY)).status).to.equal(403);
+  });
+
+  describe('with MEMBER_ACCESS_TOKEN', () => {
+    const TOKEN = 'member-token-0123456789';
+    let guarded: MemberApp;
+    let guardedServer: RunningServer;
+    before(async () => {
+      guarded = memberApp(db, { INTERNAL_CIDRS: '127.0.0.1/32', MEMBER_ACCESS_TOKEN: TOKEN });
+      guardedServer = await listening(guarded);
+    });
+    after(async () => {
+      await guardedServer.close();
+      await guarded.close();
+    });
+    const readGuarded = (from: string, headers: Record<string, string> = {}) =>
+      sendFrom(guardedServer, from, { method: 'GET', path: `${STATUS_PATH}?mbrNo=IN1`, headers });
+
+    it('when the Authorization header carries the token, as Bearer or bare, then the operation answers', async () => {
+      expect((await readGuarded(INSIDE, { Authorization: `Bearer ${TOKEN}` })).status).to.equal(200);
+      expect((await readGuarded(INSIDE, { Authorization: TOKEN })).status).to.equal(200);
+    });
+
+    it('when the token is missing or wrong, then 403 and nothing changes', async () => {
+      const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: `Bearer ${TOKEN}x` }];
+      for (const headers of attempts) {
+        const res = await readGuarded(INSIDE, headers);
+        expect(res.status).to.equal(403);
+        expect(res.body).to.include({ code: '1201', httpStatus: 403, message: 'The Authorization header must carry the member access token' });
+      }
+      const post = await sendFrom(guardedServer, INSIDE, { method: 'POST', path: CHANGE_PATH, body: change('IN1', '20', 1_000) });
+      expect(post.status).to.equal(403);
+      expect(await remainingOf(db.knex, 'IN1')).to.equal(8_000);
+    });
+
+    it('when an outside caller has the right token, then it is still refused', async () => {
+      const res = await readGuarded(OUTSIDE, { Authorization: `Bearer ${TOKEN}` });
+      expect(res.status).to.equal(403);
+      expect(res.body).to.deep.equal(NOT_INTERNAL);
+    });
+  });
+});
+
+describe('client address resolution', () => {
+  const trusted = parseCidrList('10.0.0.0/8,fd00::/8');
+
+  it('when the socket is IPv4-mapped IPv6, then the IPv4 address is the caller', () => {
+    expect(clientAddress('::ffff:192.168.1.5', undefined, trusted)?.toString()).to.equal('192.168.1.5');
+  });
+
+  it('when the socket is not a trusted proxy, then X-Forwarded-For is ignored', () => {
+    expect(clientAddress('192.168.1.5', '10.9.9.9', trusted)?.toString()).to.equal('192.168.1.5');
+  });
+
+  it('when IPv6 proxies forward, then the right-most untrusted entry is the caller', () => {
+    expect(clientAddress('fd00::1', '2001:db8::7, fd00::2', trusted)?.toString()).to.equal('2001:db8::7');
+    expect(clientAddress('10.0.0.1', '[2001:db8::9]', trusted)?.toString()).to.equal('2001:db8::9');
+  });
+
+  it('when the socket address is not an address, then the caller is unknown', () => {
+    expect(clientAddress(undefined, '10.0.0.1', trusted)).to.equal(undefined);
+  });
+});
+
+describe('member configuration', () => {
+  it('when INTERNAL_CIDRS or TRUSTED_PROXIES hold a bad range, then loading stops naming the variable', () => {
+    expect(() => loadMemberConfig({ INTERNAL_CIDRS: '10.0.0.0/33' })).to.throw(/INTERNAL_CIDRS: "10.0.0.0\/33" is not a CIDR range/);
+    expect(() => loadMemberConfig({ TRUSTED_PROXIES: '10.0.0.1,proxy.local' })).to.throw(/TRUSTED_PROXIES: "proxy.local" is not an IP address/);
+  });
+
+  it('when IDEMPOTENCY_KEY_TTL_HOURS is under 24, then loading stops', () => {
+    expect(() => loadMemberConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '12' })).to.throw(/IDEMPOTENCY_KEY_TTL_HOURS/);
+  });
+
+  it('when nothing is set, then the defaults allow loopback and the private ranges', () => {
+    const c = loadMemberConfig({});
+    const internal = parseCidrList(c.INTERNAL_CIDRS);
+    for (const ip of ['127.0.0.1', '::1', '::ffff:10.1.1.1', '172.16.0.1', '192.168.0.1', 'fd12::1']) expect(inRanges(parseAddress(ip)!, internal), ip).to.equal(true);
+    for (const ip of ['8.8.8.8', '172.32.0.1', '2001:db8::1']) expect(inRanges(parseAddress(ip)!, internal), ip).to.equal(false);
+    expect(c).to.include({ IDEMPOTENCY_KEY_TTL_HOURS: 24, STAFF_LIMIT_LOCK_WAIT_SECONDS: 5, STAFF_LIMIT_MAX_ATTEMPTS: 3 });
+  });
+});
