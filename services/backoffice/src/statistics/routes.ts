@@ -1,5 +1,105 @@
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
+import {
+  findOperation,
+  type CategoryStatusRequest,
+  type EnterpriseStatusRequest,
+  type GoodsStatusRequest,
+  type HourlyStatusRequest,
+  type PayWayStatusRequest,
+  type PeriodStatusRequest,
+} from '@bo/contracts';
+import { compactDay, platformToday } from '@bo/db';
+import { mountOperation, type AuthPrincipal } from '@bo/service-kit';
 import type { BackofficeDeps } from '../app.ts';
+import { categoryStatus } from './category-status.ts';
+import { enterpriseStatus } from './enterprise-status.ts';
+import { attachmentHeader, buildWorkbook, sendWorkbook, type ExcelColumn } from './excel-writer.ts';
+import { goodsStatus } from './goods-status.ts';
+import { categoryColumns, enterpriseColumns, goodsColumns, hourlyColumns, payWayColumns, periodColumns } from './grid-columns.ts';
+import { hourlyStatusGraph, hourlyStatusList } from './hourly-status.ts';
+import { payWayStatus } from './pay-way-status.ts';
+import { periodStatusGraph, periodStatusList } from './period-status.ts';
+import { refuseSupplierToken, supplierOf } from './supplier-scope.ts';
 
-/** Operations of this component; built by its issue. */
-export function mountStatisticsRoutes(_router: Router, _deps: BackofficeDeps): void {}
+const list = <R>(payloads: R[]) => ({ totalCount: payloads.length, payloads });
+
+/** The 17 statistics operations: graph data, grid lists, Excel downloads and the category TOP-N. */
+export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): void {
+  const { knex, config } = deps;
+  const op = findOperation;
+
+  const scoped = <Q extends { entrNo?: string | undefined }>(q: Q, auth: AuthPrincipal | undefined): Q => ({
+    ...q,
+    entrNo: supplierOf(auth, q.entrNo),
+  });
+  const unscoped = <Q>(q: Q, auth: AuthPrincipal | undefined, report: string): Q => {
+    refuseSupplierToken(auth, report);
+    return q;
+  };
+
+  const download = <R>(res: Response, sheetName: string, columns: ExcelColumn<R>[], rows: R[], fileName: string | undefined, defaultBase: string) => {
+    const today = compactDay(platformToday(config.PLATFORM_TIME_ZONE, deps.clock?.() ?? new Date()));
+    sendWorkbook(res, buildWorkbook(columns, rows, { sheetName }), attachmentHeader(fileName, `${defaultBase}-${today}.xlsx`));
+  };
+
+  // Graph data: POST v1 (body) and GET v2 (query) share the rules.
+  mountOperation<unknown, PeriodStatusRequest>(router, op('getPeriodBasedStatusGraphData'), ({ body, auth }) =>
+    periodStatusGraph(knex, scoped(body, auth)),
+  );
+  mountOperation<PeriodStatusRequest>(router, op('getPeriodSalesStatusGraphData'), ({ query, auth }) =>
+    periodStatusGraph(knex, scoped(query, auth)),
+  );
+  mountOperation<unknown, HourlyStatusRequest>(router, op('getHourBasedStatusGraphData'), ({ body, auth }) =>
+    hourlyStatusGraph(knex, scoped(body, auth)),
+  );
+  mountOperation<HourlyStatusRequest>(router, op('getHourlySalesStatusGraphData'), ({ query, auth }) =>
+    hourlyStatusGraph(knex, scoped(query, auth)),
+  );
+
+  // Period and hourly: raw events.
+  mountOperation<PeriodStatusRequest>(router, op('getPeriodBasedStatusList'), ({ query, auth }) => periodStatusList(knex, scoped(query, auth)));
+  mountOperation<PeriodStatusRequest>(router, op('downloadPeriodBasedStatusExcel'), async ({ query, auth, res }) => {
+    const rows = await periodStatusList(knex, scoped(query, auth));
+    const sheet = query.agrtGb === '02' ? '기간별 매출현황' : '기간별 주문현황';
+    download(res, sheet, periodColumns(query.agrtGb, query.calendarType), rows.payloads, query.fileName, 'period-status');
+  });
+  mountOperation<HourlyStatusRequest>(router, op('getHourBasedStatusList'), ({ query, auth }) => hourlyStatusList(knex, scoped(query, auth)));
+  mountOperation<HourlyStatusRequest>(router, op('downloadHourBasedStatusExcel'), async ({ query, auth, res }) => {
+    const rows = await hourlyStatusList(knex, scoped(query, auth));
+    const sheet = query.agrtGb === '02' ? '시간대별 매출현황' : '시간대별 주문현황';
+    download(res, sheet, hourlyColumns(query.agrtGb), rows.payloads, query.fileName, 'hourly-status');
+  });
+
+  // Daily aggregates.
+  mountOperation<CategoryStatusRequest>(router, op('getCategorySalesStatusTop'), ({ query, auth }) =>
+    categoryStatus(knex, unscoped(query, auth, 'category'), config.STATISTICS_TOP_N),
+  );
+  mountOperation<CategoryStatusRequest>(router, op('getCategoryStatusList'), async ({ query, auth }) =>
+    list(await categoryStatus(knex, unscoped(query, auth, 'category'))),
+  );
+  mountOperation<CategoryStatusRequest>(router, op('categoryStatusExcelDownload'), async ({ query, auth, res }) => {
+    const rows = await categoryStatus(knex, unscoped(query, auth, 'category'));
+    download(res, '카테고리별 현황', categoryColumns(query.agrtGb), rows, query.fileName, 'category-status');
+  });
+  mountOperation<PayWayStatusRequest>(router, op('getPayWayStatusList'), async ({ query, auth }) =>
+    list(await payWayStatus(knex, unscoped(query, auth, 'payment-method'))),
+  );
+  mountOperation<PayWayStatusRequest>(router, op('payWayStatusExcelDownload'), async ({ query, auth, res }) => {
+    const rows = await payWayStatus(knex, unscoped(query, auth, 'payment-method'));
+    download(res, '결제수단별 현황', payWayColumns(query.agrtGb), rows, query.fileName, 'pay-way-status');
+  });
+  mountOperation<GoodsStatusRequest>(router, op('getGoodsStatusList'), async ({ query, auth }) =>
+    list(await goodsStatus(knex, scoped(query, auth))),
+  );
+  mountOperation<GoodsStatusRequest>(router, op('downloadGoodsStatusExcel'), async ({ query, auth, res }) => {
+    const rows = await goodsStatus(knex, scoped(query, auth));
+    download(res, '상품별 현황', goodsColumns(query.agrtGb), rows, query.fileName, 'goods-status');
+  });
+  mountOperation<EnterpriseStatusRequest>(router, op('getEnterpriseStatusList'), async ({ query, auth }) =>
+    list(await enterpriseStatus(knex, scoped(query, auth))),
+  );
+  mountOperation<EnterpriseStatusRequest>(router, op('downloadEnterpriseStatusExcel'), async ({ query, auth, res }) => {
+    const rows = await enterpriseStatus(knex, scoped(query, auth));
+    download(res, '공급사별 현황', enterpriseColumns(query.agrtGb), rows, query.fileName, 'enterprise-status');
+  });
+}

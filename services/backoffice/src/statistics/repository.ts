@@ -1,0 +1,275 @@
+import type { Knex } from '@bo/db';
+import { CODE_GROUPS } from '@bo/contracts';
+
+/**
+ * The SQL of the statistics component. The database groups and sums; callers get one plain row
+ * per bucket or key. Time ranges are half-open (`col >= from AND col < to`) so the
+ * `evt_dtm` / `agrt_dt` indexes serve every read.
+ */
+
+/** The six sums every statistics row is derived from (discounts already net). */
+export interface Measures {
+  ordAmt: number;
+  ordQty: number;
+  cnclAmt: number;
+  cnclQty: number;
+  dcAmt2nd: number;
+  dcAmt3rd: number;
+}
+
+/** Filters that reach the events (or inflow rows) through `goods`. */
+export interface GoodsFilter {
+  goodsNo?: string | undefined;
+  entrNo?: string | undefined;
+  brandNo?: string | undefined;
+  mdId?: string | undefined;
+  stdCtgNo?: string | undefined;
+}
+
+export interface SiteGoodsFilter extends GoodsFilter {
+  siteNo?: string | undefined;
+}
+
+/** `[fromDay, toDay)` in `yyyy-MM-dd`. */
+export interface DayRange {
+  fromDay: string;
+  toDay: string;
+}
+
+export type Grain = 'day' | 'month' | 'hour';
+
+/** Bucket keys: `yyyyMMdd`, `yyyyMM`, or `yyyyMMddHH` (day and hour, so a two-day read stays apart). */
+const EVENT_BUCKET: Record<Grain, string> = {
+  day: "DATE_FORMAT(e.evt_dtm, '%Y%m%d')",
+  month: "DATE_FORMAT(e.evt_dtm, '%Y%m')",
+  hour: "DATE_FORMAT(e.evt_dtm, '%Y%m%d%H')",
+};
+const INFLOW_BUCKET: Record<Grain, string> = {
+  day: "DATE_FORMAT(i.agrt_dt, '%Y%m%d')",
+  month: "DATE_FORMAT(i.agrt_dt, '%Y%m')",
+  hour: "CONCAT(DATE_FORMAT(i.agrt_dt, '%Y%m%d'), LPAD(i.agrt_hour, 2, '0'))",
+};
+
+/** Occurrences (`10`) and cancellations (`20`) of DATA-MODEL.md section 3; discounts net. */
+const EVENT_MEASURES = `SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.amt ELSE 0 END) AS ordAmt,
+  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.qty ELSE 0 END) AS ordQty,
+  SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.amt ELSE 0 END) AS cnclAmt,
+  SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.qty ELSE 0 END) AS cnclQty,
+  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_2nd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_2nd ELSE 0 END) AS dcAmt2nd,
+  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_3rd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_3rd ELSE 0 END) AS dcAmt3rd`;
+
+const DAILY_MEASURES = `SUM(a.ord_amt) AS ordAmt, SUM(a.ord_qty) AS ordQty, SUM(a.cncl_amt) AS cnclAmt,
+  SUM(a.cncl_qty) AS cnclQty, SUM(a.dc_amt_2nd) AS dcAmt2nd, SUM(a.dc_amt_3rd) AS dcAmt3rd`;
+
+/** Net amount of a grouped row, the sort key of every aggregate list. */
+const NET_DESC = 's.ordAmt - s.cnclAmt DESC';
+
+const CATEGORY_TREE = 'stat_ctg_tree';
+
+/**
+ * `stat_ctg_tree` = the category and every category below it. UNION (not UNION ALL) makes the
+ * recursion stop even if the platform's tree ever holds a cycle. Attached to the outermost
+ * query: MySQL 8 and MariaDB both let derived tables and subqueries read it.
+ */
+function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): void {
+  if (!stdCtgNo) return;
+  q.withRecursive(CATEGORY_TREE, ['std_ctg_no'], (tree) =>
+    tree
+      .select('std_ctg_no')
+      .from('std_ctg')
+      .where('std_ctg_no', stdCtgNo)
+      .union((below) =>
+        below.select('c.std_ctg_no').from('std_ctg as c').join(`${CATEGORY_TREE} as t`, 'c.upr_std_ctg_no', 't.std_ctg_no'),
+      ),
+  );
+}
+
+const inCategoryTree = (q: Knex.QueryBuilder, column: string) =>
+  q.whereIn(column, (tree) => tree.select('std_ctg_no').from(CATEGORY_TREE));
+
+/** Restrict rows whose goods number is `${alias}.goods_no` by the goods' current attributes. */
+function filterThroughGoods(q: Knex.QueryBuilder, alias: string, f: GoodsFilter): void {
+  if (f.goodsNo) q.where(`${alias}.goods_no`, f.goodsNo);
+  if (!(f.entrNo || f.brandNo || f.mdId || f.stdCtgNo)) return;
+  q.join('goods as g', 'g.goods_no', `${alias}.goods_no`);
+  if (f.entrNo) q.where('g.entr_no', f.entrNo);
+  if (f.brandNo) q.where('g.brand_no', f.brandNo);
+  if (f.mdId) q.where('g.md_id', f.mdId);
+  if (f.stdCtgNo) inCategoryTree(q, 'g.std_ctg_no');
+}
+
+export type BucketMeasures = Measures & { bucket: string };
+
+/** Raw order-status events of one agrtGb summed per bucket over `[fromDay, toDay)`. */
+export async function sumEventsByBucket(
+  knex: Knex,
+  agrtGb: string,
+  f: SiteGoodsFilter,
+  range: DayRange,
+  grain: Grain,
+): Promise<BucketMeasures[]> {
+  const q = knex
+    .select(knex.raw(`${EVENT_BUCKET[grain]} AS bucket`), knex.raw(EVENT_MEASURES))
+    .from('ord_stat_evt as e')
+    .where('e.agrt_gb_cd', agrtGb)
+    .where('e.evt_dtm', '>=', `${range.fromDay} 00:00:00`)
+    .where('e.evt_dtm', '<', `${range.toDay} 00:00:00`)
+    .groupBy('bucket');
+  if (f.siteNo) q.where('e.site_no', f.siteNo);
+  filterThroughGoods(q, 'e', f);
+  withCategoryTree(q, f.stdCtgNo);
+  return q;
+}
+
+/** Goods-detail page views from the hourly inflow aggregate, per bucket over `[fromDay, toDay)`. */
+export async function sumInflowByBucket(
+  knex: Knex,
+  f: SiteGoodsFilter,
+  range: DayRange,
+  grain: Grain,
+): Promise<{ bucket: string; infCnt: number }[]> {
+  const q = knex
+    .select(knex.raw(`${INFLOW_BUCKET[grain]} AS bucket`), knex.raw('SUM(i.inf_cnt) AS infCnt'))
+    .from('agg_inflow_hourly as i')
+    .where('i.agrt_dt', '>=', range.fromDay)
+    .where('i.agrt_dt', '<', range.toDay)
+    .groupBy('bucket');
+  if (f.siteNo) q.where('i.site_no', f.siteNo);
+  filterThroughGoods(q, 'i', f);
+  withCategoryTree(q, f.stdCtgNo);
+  return q;
+}
+
+/** One agrtGb over a day range of a daily aggregate (`a`), optionally one site. */
+export interface DailyScope {
+  agrtGb: string;
+  range: DayRange;
+  siteNo?: string | undefined;
+}
+
+function dailySums(knex: Knex, table: string, scope: DailyScope): Knex.QueryBuilder {
+  const q = knex
+    .from(`${table} as a`)
+    .select(knex.raw(DAILY_MEASURES))
+    .where('a.agrt_gb_cd', scope.agrtGb)
+    .where('a.agrt_dt', '>=', scope.range.fromDay)
+    .where('a.agrt_dt', '<', scope.range.toDay);
+  if (scope.siteNo) q.where('a.site_no', scope.siteNo);
+  return q;
+}
+
+export type CategoryTotals = Measures & { stdCtgNo: string; mdId: string; stdCtgNm: string | null; mdNm: string | null };
+
+/** Category aggregate per (std_ctg_no, md_id), net amount descending; `limit` for TOP-N. */
+export async function categoryTotals(
+  knex: Knex,
+  scope: DailyScope,
+  f: { stdCtgNo?: string | undefined; mdId?: string | undefined },
+  limit?: number,
+): Promise<CategoryTotals[]> {
+  const sums = dailySums(knex, 'agg_ctg_daily', scope).select('a.std_ctg_no', 'a.md_id').groupBy('a.std_ctg_no', 'a.md_id');
+  if (f.mdId) sums.where('a.md_id', f.mdId);
+  if (f.stdCtgNo) inCategoryTree(sums, 'a.std_ctg_no');
+  const q = knex
+    .select('s.*', { stdCtgNo: 's.std_ctg_no', mdId: 's.md_id', stdCtgNm: 'c.std_ctg_nm', mdNm: 'u.user_nm' })
+    .from(sums.as('s'))
+    .leftJoin('std_ctg as c', 'c.std_ctg_no', 's.std_ctg_no')
+    .leftJoin('bo_user as u', 'u.user_id', 's.md_id')
+    .orderByRaw(`${NET_DESC}, s.std_ctg_no, s.md_id`);
+  withCategoryTree(q, f.stdCtgNo);
+  if (limit !== undefined) q.limit(limit);
+  return q;
+}
+
+export type PayWayTotals = Measures & { payWayCd: string; payWayNm: string | null };
+
+/** Payment-method aggregate per pay_way_cd, with its OM013 name. */
+export async function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: string | undefined }): Promise<PayWayTotals[]> {
+  const sums = dailySums(knex, 'agg_payway_daily', scope).select('a.pay_way_cd').groupBy('a.pay_way_cd');
+  if (f.payWayCd) sums.where('a.pay_way_cd', f.payWayCd);
+  return knex
+    .select('s.*', { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
+    .from(sums.as('s'))
+    .leftJoin('cm_cd as c', (on) => on.on('c.cd', 's.pay_way_cd').andOnVal('c.grp_cd', CODE_GROUPS.PAYMENT_METHOD))
+    .orderByRaw(`${NET_DESC}, s.pay_way_cd`);
+}
+
+export type GoodsTotals = Measures & {
+  goodsNo: string;
+  entrNo: string;
+  goodsNm: string | null;
+  imgPath: string | null;
+  entrNm: string | null;
+};
+
+/**
+ * Goods aggregate per goods_no. The supplier is the one the aggregate recorded (the goods'
+ * supplier at aggregation time), so the supplier filter and the shown supplier agree.
+ */
+export async function goodsTotals(
+  knex: Knex,
+  scope: DailyScope,
+  f: { goodsNo?: string | undefined; entrNo?: string | undefined },
+): Promise<GoodsTotals[]> {
+  const sums = dailySums(knex, 'agg_goods_daily', scope)
+    .select('a.goods_no', knex.raw('MAX(a.entr_no) AS entr_no'))
+    .groupBy('a.goods_no');
+  if (f.goodsNo) sums.where('a.goods_no', f.goodsNo);
+  if (f.entrNo) sums.where('a.entr_no', f.entrNo);
+  return knex
+    .select('s.*', { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
+    .from(sums.as('s'))
+    .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
+    .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+    .orderByRaw(`${NET_DESC}, s.goods_no`);
+}
+
+export type EnterpriseTotals = Measures & { entrNo: string; entrNm: string | null };
+
+/** Supplier aggregate per entr_no. */
+export async function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrNo?: string | undefined }): Promise<EnterpriseTotals[]> {
+  const sums = dailySums(knex, 'agg_entr_daily', scope).select('a.entr_no').groupBy('a.entr_no');
+  if (f.entrNo) sums.where('a.entr_no', f.entrNo);
+  return knex
+    .select('s.*', { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
+    .from(sums.as('s'))
+    .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+    .orderByRaw(`${NET_DESC}, s.entr_no`);
+}
+
+/** Names of the conditions of a period/hourly request, echoed on its rows. */
+export interface ConditionNames {
+  siteNm?: string | undefined;
+  stdCtgNm?: string | undefined;
+  mdNm?: string | undefined;
+  entrNm?: string | undefined;
+  brandNm?: string | undefined;
+  goodsNm?: string | undefined;
+  imgPath?: string | undefined;
+}
+
+const nameOf = async (q: Knex.QueryBuilder, column: string): Promise<string | undefined> => {
+  const row = (await q.first(column)) as Record<string, string | null> | undefined;
+  return row?.[column] ?? undefined;
+};
+
+export async function conditionNames(knex: Knex, f: SiteGoodsFilter): Promise<ConditionNames> {
+  const [siteNm, stdCtgNm, mdNm, entrNm, brandNm, goods] = await Promise.all([
+    f.siteNo ? nameOf(knex('site').where('site_no', f.siteNo), 'site_nm') : undefined,
+    f.stdCtgNo ? nameOf(knex('std_ctg').where('std_ctg_no', f.stdCtgNo), 'std_ctg_nm') : undefined,
+    f.mdId ? nameOf(knex('bo_user').where('user_id', f.mdId), 'user_nm') : undefined,
+    f.entrNo ? nameOf(knex('entr').where('entr_no', f.entrNo), 'entr_nm') : undefined,
+    f.brandNo ? nameOf(knex('brand').where('brand_no', f.brandNo), 'brand_nm') : undefined,
+    f.goodsNo
+      ? (knex('goods').where('goods_no', f.goodsNo).first('goods_nm', 'img_path') as Promise<
+          { goods_nm: string; img_path: string | null } | undefined
+        >)
+      : undefined,
+  ]);
+  return { siteNm, stdCtgNm, mdNm, entrNm, brandNm, goodsNm: goods?.goods_nm, imgPath: goods?.img_path ?? undefined };
+}
+
+export async function siteName(knex: Knex, siteNo: string | undefined): Promise<string | null> {
+  if (!siteNo) return null;
+  return (await nameOf(knex('site').where('site_no', siteNo), 'site_nm')) ?? null;
+}
