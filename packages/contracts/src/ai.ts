@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTimeString, Envelope, ListWrapper, NonEmpty, StringList } from './common.ts';
 
 export const AiGoodsDescRequest = Type.Object(
@@ -203,3 +203,73 @@ export const AiGoodsListItem = Type.Object(
 export type AiGoodsListItem = Static<typeof AiGoodsListItem>;
 export const AiGoodsList = ListWrapper(AiGoodsListItem, 'AiGoodsList');
 export const AiGoodsListEnvelope = Envelope(AiGoodsList, 'AiGoodsListEnvelope');
+
+/*
+ * What `content` holds for each PR050 output kind (AI_DESC_OPTIONS). The JSON kinds are sent
+ * as a JSON string that parses to a value valid against the schema; the same schemas are the
+ * structured-output schemas given to the model.
+ */
+export const AiDetailText = Type.String({ minLength: 1, maxLength: 5000, description: 'detail description, plain text' });
+export const AiSellingPoints = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+  $id: 'AiSellingPoints',
+  minItems: 1,
+  maxItems: 7,
+  description: 'selling points, one sentence each',
+});
+export const AiSeoMeta = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 80 }),
+    description: Type.String({ minLength: 1, maxLength: 300 }),
+    keywords: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 15 }),
+  },
+  { $id: 'AiSeoMeta', additionalProperties: false },
+);
+export const AiFaq = Type.Array(
+  Type.Object(
+    { question: Type.String({ minLength: 1, maxLength: 200 }), answer: Type.String({ minLength: 1, maxLength: 1000 }) },
+    { additionalProperties: false },
+  ),
+  { $id: 'AiFaq', minItems: 1, maxItems: 8 },
+);
+export const AI_DESC_CONTENT_SCHEMAS = {
+  'detail-text': AiDetailText,
+  'selling-points': AiSellingPoints,
+  'seo-meta': AiSeoMeta,
+  faq: AiFaq,
+} as const;
+
+/**
+ * What the model must answer for a description: the content and the ids of the document pages
+ * (as labelled in the prompt) it drew on. Citations are then verified against the page texts.
+ */
+export const aiDescModelOutput = (content: TSchema) =>
+  Type.Object(
+    {
+      content,
+      sources: Type.Array(Type.String(), { description: 'ids of the document pages the content used, e.g. "P2"' }),
+    },
+    { additionalProperties: false, description: 'a goods description written only from the given data' },
+  );
+
+const Proposal = (description: string) => Type.String({ description: `${description}; empty string when unknown` });
+
+/** What the model proposes for auto-fill; brand and category are proposals that verification checks. */
+export const AiAutoFillModelOutput = Type.Object(
+  {
+    goodsNm: Proposal('cleaned goods name'),
+    schKwdNm: Proposal('search keywords, comma separated'),
+    seoTitleNm: Proposal('SEO title'),
+    seoDesc: Proposal('SEO description'),
+    seoKwdNm: Proposal('SEO keywords, comma separated'),
+    modlNm: Proposal('model code as written in the product name'),
+    mfcoNm: Proposal('manufacturer'),
+    homeNm: Proposal('country of origin'),
+    salemnNm: Proposal('seller'),
+    incomNm: Proposal('importer'),
+    brandNm: Proposal('brand name'),
+    stdCtgNo: Proposal('one stdCtgNo from the candidate list'),
+    content: Proposal('short detail description'),
+  },
+  { additionalProperties: false, description: 'registration fields proposed from a product name' },
+);
+export type AiAutoFillModelOutput = Static<typeof AiAutoFillModelOutput>;

@@ -1,0 +1,32 @@
+import type { BackofficeDeps } from '../app.ts';
+import { MasterCache } from './autofill/master-cache.ts';
+import { AiRunner } from './provider/ai-runner.ts';
+import { OfflineProvider } from './provider/offline-provider.ts';
+import { OpenAiProvider } from './provider/openai-provider.ts';
+import type { AiProvider } from './provider/types.ts';
+
+/** The long-lived parts of the AI component, built once per app from the config. */
+export interface AiComponent {
+  provider: AiProvider;
+  runner: AiRunner;
+  masters: MasterCache;
+}
+
+export function createAiComponent(deps: BackofficeDeps): AiComponent {
+  const c = deps.config;
+  const provider: AiProvider = c.AI_BASE_URL
+    ? new OpenAiProvider({
+        baseURL: c.AI_BASE_URL,
+        apiKey: c.AI_API_KEY,
+        model: c.AI_MODEL,
+        timeoutMs: c.AI_TIMEOUT_MS,
+        maxRetries: c.AI_MAX_RETRIES,
+        method: c.AI_STRUCTURED_METHOD,
+      })
+    : new OfflineProvider();
+  return {
+    provider,
+    runner: new AiRunner({ concurrency: c.AI_MAX_CONCURRENCY, maxQueue: c.AI_MAX_QUEUE, timeoutMs: c.AI_TIMEOUT_MS }),
+    masters: new MasterCache(deps.knex, { refreshMs: c.AI_MASTER_REFRESH_MS, fuzzyMin: c.AI_BRAND_FUZZY_MIN, logger: deps.logger }),
+  };
+}

@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * AI_* environment variables, composed into the back-office config. With AI_BASE_URL unset the
+ * built-in offline provider answers; every other value has a default that works for both.
+ */
+export const aiConfigSchema = {
+  AI_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'OpenAI-compatible endpoint (…/v1); unset = built-in offline provider',
+    }),
+  ),
+  AI_API_KEY: Type.String({ default: 'not-needed', minLength: 1, description: 'API key sent to AI_BASE_URL' }),
+  AI_MODEL: Type.String({ default: 'gpt-4o-mini', minLength: 1, description: 'model name at AI_BASE_URL' }),
+  AI_STRUCTURED_METHOD: Type.Union([Type.Literal('jsonSchema'), Type.Literal('functionCalling')], {
+    default: 'jsonSchema',
+    description: 'how structured output is requested: response_format json_schema, or a forced tool call',
+  }),
+  AI_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600000,
+    default: 20000,
+    description: 'deadline of one AI request including queueing and retries; past it the answer is 900/2101',
+  }),
+  AI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 5, default: 1, description: 'retries of a failed model call within the deadline' }),
+  AI_MAX_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 4, description: 'model calls running at once per process' }),
+  AI_MAX_QUEUE: Type.Integer({
+    minimum: 0,
+    maximum: 10000,
+    default: 16,
+    description: 'model calls allowed to wait for a slot; beyond it the answer is 900/2103 (busy)',
+  }),
+  AI_CATEGORY_MIN_SCORE: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.3,
+    description: 'auto-fill accepts the top category only when its similarity is at least this',
+  }),
+  AI_CATEGORY_MIN_MARGIN: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.05,
+    description: 'and when it leads the second candidate by at least this',
+  }),
+  AI_BRAND_FUZZY_MIN: Type.Number({
+    minimum: 0.5,
+    maximum: 1,
+    default: 0.8,
+    description: 'least Hangul-aware similarity for a fuzzy brand match',
+  }),
+  AI_MASTER_REFRESH_MS: Type.Integer({
+    minimum: 1000,
+    default: 300000,
+    description: 'brand/category masters are cached in memory and reloaded after this age',
+  }),
+  AI_DESC_MAX_PAGES: Type.Integer({ minimum: 1, maximum: 20, default: 4, description: 'document pages given to the description generator' }),
+  AI_LIST_WINDOW_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'window of inflow, orders and reviews in the AI list' }),
+  AI_LIST_MIN_INFLOW: Type.Integer({
+    minimum: 1,
+    default: 100,
+    description: 'page views in the window from which demand without conversion is a reason',
+  }),
+  AI_LIST_MAX_CONVERSION: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.02,
+    description: 'net ordered quantity per page view at or below which conversion counts as low',
+  }),
+};

@@ -1,0 +1,164 @@
+import type { AiAutoFillModelOutput, AiGoodsAutoFillResponse, GoodsCtgAtt, GoodsNotiItemValue } from '@bo/contracts';
+import type { AiProvider, NameAnalysis } from '../provider/types.ts';
+import type { AiRunner } from '../provider/ai-runner.ts';
+import { cleanDisplayName, foldCase, normaliseText } from '../text/normalise.ts';
+import { acceptCategory, type CategoryThresholds } from './category-classifier.ts';
+import { ruleBasedListing } from './listing-text.ts';
+import type { MasterIndex } from './master-index.ts';
+import { attributeValue, modelCodes, originOf } from './name-facts.ts';
+
+export interface AutoFillContext {
+  masters: MasterIndex;
+  provider: AiProvider;
+  runner: AiRunner;
+  thresholds: CategoryThresholds;
+}
+
+/** Attributes worth reading from any name, before a category is known. */
+const GENERIC_ATTRIBUTES = ['색상', '사이즈', '소재', '용량'];
+
+/**
+ * The deterministic part of auto-fill: brand cascade, category candidates and the confidence
+ * test, model codes, origin and attribute words. The category is scored on the name without
+ * the brand and the model codes, which say nothing about what the goods are.
+ */
+export function analyseName(productName: string, masters: MasterIndex, thresholds: CategoryThresholds): NameAnalysis {
+  const brand = masters.brands.match(productName);
+  const codes = modelCodes(productName);
+  let text = normaliseText(productName);
+  for (const code of codes) text = text.replace(foldCase(code), ' ');
+  if (brand.matchedText) text = removeUnspaced(text, brand.matchedText);
+  const candidates = masters.categories.rank(text, 5);
+  const accepted = acceptCategory(candidates, thresholds);
+  const attNames = accepted ? masters.attributesOf(accepted.stdCtgNo).map((a) => a.attNm) : GENERIC_ATTRIBUTES;
+  const attributeWords = [...new Set(attNames.map((n) => attributeValue(n, productName)).filter((v): v is string => !!v))];
+  return {
+    productName,
+    cleanedName: cleanDisplayName(productName),
+    brand,
+    candidates,
+    accepted,
+    modelCodes: codes,
+    origin: originOf(productName),
+    attributeWords,
+  };
+}
+
+/** Remove the first occurrence of an unspaced phrase from spaced text (the brand may span words). */
+function removeUnspaced(text: string, phrase: string): string {
+  const chars: { c: string; i: number }[] = [];
+  for (let i = 0; i < text.length; i++) if (text[i] !== ' ') chars.push({ c: text[i]!, i });
+  const at = chars.map((x) => x.c).join('').indexOf(phrase);
+  if (at < 0) return text;
+  const from = chars[at]!.i;
+  const to = chars[at + phrase.length - 1]!.i;
+  return `${text.slice(0, from)} ${text.slice(to + 1)}`;
+}
+
+/**
+ * Auto-fill from a product name. The provider proposes; verification decides: the brand goes
+ * through the master cascade (the proposal is only a hint), the category is the one that passed
+ * the confidence test, a model code must be written in the name. Nothing is written anywhere.
+ */
+export async function autoFill(productName: string, ctx: AutoFillContext): Promise<AiGoodsAutoFillResponse> {
+  const analysis = analyseName(productName, ctx.masters, ctx.thresholds);
+  const proposal = await ctx.runner.run((signal) => ctx.provider.proposeAutoFill(analysis, signal));
+  return verify(analysis, proposal, ctx.masters);
+}
+
+const statedIn = (name: string, value: string): boolean =>
+  !!value && foldCase(name).replace(/\s+/g, '').includes(foldCase(value).replace(/\s+/g, ''));
+
+export function verify(a: NameAnalysis, proposal: AiAutoFillModelOutput, masters: MasterIndex): AiGoodsAutoFillResponse {
+  const rules = ruleBasedListing(a);
+  const pick = (key: keyof AiAutoFillModelOutput, max: number): string | undefined => {
+    const value = (proposal[key] ?? '').trim() || rules[key];
+    return value ? value.slice(0, max) : undefined;
+  };
+  const brand = proposal.brandNm.trim() && proposal.brandNm.trim() !== a.brand.brandNm ? masters.brands.match(a.productName, proposal.brandNm) : a.brand;
+  const modlNm = statedIn(a.productName, proposal.modlNm) ? proposal.modlNm.trim() : rules.modlNm;
+  const accepted = a.accepted;
+
+  const out: AiGoodsAutoFillResponse = {
+    goodsNm: pick('goodsNm', 300),
+    schKwdNm: pick('schKwdNm', 500),
+    seoTitleNm: pick('seoTitleNm', 300),
+    seoDesc: pick('seoDesc', 1000),
+    seoKwdNm: pick('seoKwdNm', 500),
+    modlNm: modlNm || undefined,
+    mfcoNm: pick('mfcoNm', 200),
+    homeNm: pick('homeNm', 100),
+    salemnNm: pick('salemnNm', 200),
+    incomNm: pick('incomNm', 200),
+    brandNo: brand.brandNo,
+    brandNm: brand.brandNm,
+    brandMatchStatus: brand.status,
+    brandConfidence: brand.confidence,
+    brandReason: brand.reason,
+    stdCtgCandidates: a.candidates,
+    content: pick('content', 5000),
+    citations: [],
+    schPsbYn: 'Y',
+  };
+  if (accepted) Object.assign(out, categoryFields(accepted.stdCtgNo, a, out, masters));
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as AiGoodsAutoFillResponse;
+}
+
+/** Everything that follows from the accepted category: MD, notice items, certification, size guide, attributes. */
+function categoryFields(stdCtgNo: string, a: NameAnalysis, filled: AiGoodsAutoFillResponse, masters: MasterIndex): AiGoodsAutoFillResponse {
+  const category = masters.categoryByNo.get(stdCtgNo)!;
+  const mdId = masters.inherited(stdCtgNo, 'mdId') ?? undefined;
+  const notiCd = masters.inherited(stdCtgNo, 'goodsNotiLisartCd') ?? undefined;
+  const attributes: GoodsCtgAtt[] = masters.attributesOf(stdCtgNo).map((att) => {
+    const value = attributeValue(att.attNm, a.productName) ?? '';
+    return {
+      stdCtgNo,
+      goodsNo: '',
+      attValTypCd: att.attValTypCd,
+      attNm: att.attNm,
+      attCd: att.attCd,
+      attVal: value,
+      dispSeq: String(att.dispSeq),
+      orgnAttNm: att.attNm,
+      orgnAttVal: value,
+    };
+  });
+  const notice: GoodsNotiItemValue[] = notiCd
+    ? masters.noticeItemsOf(notiCd).map((item) => ({
+        goodsNotiLisartCd: notiCd,
+        goodsNotiItemCd: item.goodsNotiItemCd,
+        notiItemNm: item.notiItemNm,
+        notiItemCmt: noticeValue(item.notiItemNm, filled, attributes),
+      }))
+    : [];
+  const leaf = category.stdCtgNm;
+  return {
+    stdCtgNo,
+    stdCtgHierarchy: masters.hierarchyOf(stdCtgNo),
+    mdId,
+    mdNm: mdId ? masters.mdName(mdId) : undefined,
+    goodsNotiLisartCd: notiCd,
+    goodsNotiItemCodeList: notice,
+    safeCertiNeedYn: category.safeCertiNeedYn,
+    safeCertiTgtYn: category.safeCertiTgtYn,
+    szGdeUseYn: category.szGdeUseYn,
+    szGdeRegMethodCd: category.szGdeRegMethCd ?? undefined,
+    szGdeCd: category.szGdeCd ?? undefined,
+    goodsCtgAttInfoList: attributes,
+    adveWrd: [filled.brandNm, leaf, ...a.attributeWords.slice(0, 1)].filter(Boolean).join(' '),
+  };
+}
+
+/** A notice item's value when the name (through the fields above) states it; empty for the seller to fill. */
+function noticeValue(itemNm: string, f: AiGoodsAutoFillResponse, atts: readonly GoodsCtgAtt[]): string {
+  const att = (re: RegExp) => atts.find((x) => re.test(x.attNm) && x.attVal)?.attVal ?? '';
+  if (/모델/.test(itemNm)) return f.modlNm ?? '';
+  if (/제조국|원산지/.test(itemNm)) return f.homeNm ?? att(/원산지/);
+  if (/수입/.test(itemNm) && !/제조/.test(itemNm)) return f.incomNm ?? '';
+  if (/제조자|제조사|제조업자/.test(itemNm)) return f.mfcoNm ?? f.incomNm ?? '';
+  if (/색상/.test(itemNm)) return att(/색상/);
+  if (/소재|재질/.test(itemNm)) return att(/소재|재질/);
+  if (/치수|사이즈|크기/.test(itemNm)) return att(/사이즈|크기/);
+  if (/용량|중량/.test(itemNm)) return att(/용량|중량/);
+  return '';
+}

@@ -1,0 +1,71 @@
+import type { CategoryAttRow, CategoryRow, MasterRows, NoticeItemRow } from '../repository.ts';
+import { BrandMatcher, type BrandMaster } from './brand-matcher.ts';
+import { CategoryClassifier, hierarchyText } from './category-classifier.ts';
+
+/** The masters as in-memory indexes: built once per load, read by every auto-fill. */
+export interface MasterIndex {
+  brands: BrandMatcher;
+  categories: CategoryClassifier;
+  categoryByNo: ReadonlyMap<string, CategoryRow>;
+  hierarchyOf: (stdCtgNo: string) => string;
+  /** A category value, or the nearest ancestor's when the category leaves it empty. */
+  inherited: <K extends keyof CategoryRow>(stdCtgNo: string, key: K) => CategoryRow[K] | undefined;
+  attributesOf: (stdCtgNo: string) => readonly CategoryAttRow[];
+  noticeItemsOf: (goodsNotiLisartCd: string) => readonly NoticeItemRow[];
+  mdName: (userId: string) => string | undefined;
+  loadedAt: number;
+}
+
+export function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: number; now: number }): MasterIndex {
+  const aliases = new Map<string, string[]>();
+  for (const a of rows.aliases) aliases.set(a.brandNo, [...(aliases.get(a.brandNo) ?? []), a.aliasNm]);
+  const brands: BrandMaster[] = rows.brands.map((b) => ({ ...b, aliases: aliases.get(b.brandNo) ?? [] }));
+
+  const categoryByNo = new Map(rows.categories.map((c) => [c.stdCtgNo, c]));
+  const pathOf = (stdCtgNo: string): CategoryRow[] => {
+    const path: CategoryRow[] = [];
+    const seen = new Set<string>();
+    for (let c = categoryByNo.get(stdCtgNo); c && !seen.has(c.stdCtgNo); c = c.uprStdCtgNo ? categoryByNo.get(c.uprStdCtgNo) : undefined) {
+      seen.add(c.stdCtgNo);
+      path.unshift(c);
+    }
+    return path;
+  };
+  const leaves = rows.categories
+    .filter((c) => c.leafYn === 'Y')
+    .map((c) => ({ stdCtgNo: c.stdCtgNo, path: pathOf(c.stdCtgNo).map((p) => p.stdCtgNm) }));
+
+  const attributes = new Map<string, CategoryAttRow[]>();
+  for (const a of rows.attributes) attributes.set(a.stdCtgNo, [...(attributes.get(a.stdCtgNo) ?? []), a]);
+  const noticeItems = new Map<string, NoticeItemRow[]>();
+  for (const n of rows.noticeItems) noticeItems.set(n.goodsNotiLisartCd, [...(noticeItems.get(n.goodsNotiLisartCd) ?? []), n]);
+  const mdNames = new Map(rows.mds.map((u) => [u.userId, u.userNm]));
+
+  const inherited = <K extends keyof CategoryRow>(stdCtgNo: string, key: K): CategoryRow[K] | undefined => {
+    for (const c of pathOf(stdCtgNo).reverse()) {
+      const v = c[key];
+      if (v !== null && v !== undefined && v !== '') return v;
+    }
+    return undefined;
+  };
+
+  return {
+    brands: new BrandMatcher(brands, options.fuzzyMin),
+    categories: new CategoryClassifier(leaves),
+    categoryByNo,
+    hierarchyOf: (stdCtgNo) => hierarchyText(pathOf(stdCtgNo).map((p) => p.stdCtgNm)),
+    inherited,
+    // Attributes may be defined on the leaf or on a group above it; the nearest definition wins.
+    attributesOf: (stdCtgNo) => {
+      for (const c of pathOf(stdCtgNo).reverse()) {
+        const atts = attributes.get(c.stdCtgNo);
+        if (atts?.length) return atts;
+      }
+      return [];
+    },
+    noticeItemsOf: (cd) => noticeItems.get(cd) ?? [],
+    mdName: (userId) => mdNames.get(userId),
+    loadedAt: options.now,
+  };
+}
+

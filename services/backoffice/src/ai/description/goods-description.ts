@@ -1,0 +1,109 @@
+import type { Knex } from '@bo/db';
+import { Document } from '@langchain/core/documents';
+import {
+  AI_DESC_CONTENT_SCHEMAS,
+  AI_DESC_OPTIONS,
+  compileValidator,
+  createAjv,
+  type AiDescOutput,
+  type AiGoodsDescRequest,
+  type AiGoodsDescResponse,
+} from '@bo/contracts';
+import { AppError, fieldError } from '@bo/service-kit';
+import type { MasterCache } from '../autofill/master-cache.ts';
+import type { AiRunner } from '../provider/ai-runner.ts';
+import type { AiProvider, DescPage } from '../provider/types.ts';
+import { NgramRetriever } from '../retrieval/ngram-retriever.ts';
+import { findDescOption, findDocPages, findGoodsFacts } from '../repository.ts';
+import { verifiedCitations } from './citations.ts';
+
+export interface DescriptionContext {
+  knex: Knex;
+  masters: MasterCache;
+  provider: AiProvider;
+  runner: AiRunner;
+  maxPages: number;
+}
+
+const ajv = createAjv();
+const contentValidators = Object.fromEntries(
+  Object.entries(AI_DESC_CONTENT_SCHEMAS).map(([kind, schema]) => [kind, compileValidator(ajv, schema)]),
+) as Record<AiDescOutput, ReturnType<typeof compileValidator>>;
+
+/** The output kind of a PR050 option; an option in cm_cd this build does not know is detail text. */
+const kindOf = (option: string): AiDescOutput =>
+  (AI_DESC_OPTIONS as Record<string, { output: AiDescOutput }>)[option]?.output ?? 'detail-text';
+
+/**
+ * A goods description for one PR050 option, grounded in the goods' document pages: the pages
+ * most similar to the request are retrieved, the provider writes from them, the content is
+ * checked against the option's schema, and the citations are the pages the content really used.
+ */
+export async function describeGoods(
+  request: AiGoodsDescRequest,
+  scope: { entrNo?: string },
+  ctx: DescriptionContext,
+): Promise<AiGoodsDescResponse> {
+  const [option, goods] = await Promise.all([
+    findDescOption(ctx.knex, request.option),
+    findGoodsFacts(ctx.knex, request.goodsNo, scope.entrNo),
+  ]);
+  if (!option) throw fieldError('option', `must be a PR050 description option in use (got ${JSON.stringify(request.option)})`);
+  if (!goods) throw new AppError('GOODS_NOT_FOUND', { message: `No goods with goods number ${request.goodsNo}` });
+  const kind = kindOf(option.cd);
+  const masters = await ctx.masters.get();
+  const hierarchy = masters.hierarchyOf(goods.stdCtgNo) || undefined;
+  const query = [goods.goodsNm, option.cdNm, request.additionalInfo].filter(Boolean).join(' ');
+  const pages = await relevantPages(ctx.knex, goods.goodsNo, query, ctx.maxPages);
+
+  const draft = await ctx.runner.run((signal) =>
+    ctx.provider.describe(
+      {
+        kind,
+        optionName: option.cdNm,
+        goods: {
+          goodsNo: goods.goodsNo,
+          goodsNm: goods.goodsNm,
+          brandNm: goods.brandNm ?? undefined,
+          hierarchy,
+          modlNm: goods.modlNm ?? undefined,
+          mfcoNm: goods.mfcoNm ?? undefined,
+          homeNm: goods.homeNm ?? undefined,
+        },
+        pages,
+        additionalInfo: request.additionalInfo,
+        query,
+      },
+      signal,
+    ),
+  );
+  const checked = contentValidators[kind](draft.content);
+  if (!checked.ok) {
+    throw new AppError('AI_BAD_OUTPUT', {
+      message: `The AI provider's ${kind} content is not valid: ${checked.errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+      isOperational: true,
+    });
+  }
+  return {
+    result: 'SUCCESS',
+    content: typeof draft.content === 'string' ? draft.content : JSON.stringify(draft.content),
+    citations: verifiedCitations(draft.content, pages, draft.sources),
+  };
+}
+
+/** The goods' pages most similar to the request (all of them, in order, when none shares a word). */
+async function relevantPages(knex: Knex, goodsNo: string, query: string, max: number): Promise<DescPage[]> {
+  const rows = await findDocPages(knex, goodsNo);
+  if (rows.length === 0) return [];
+  const docs = rows.map(
+    (r) => new Document({ pageContent: r.pageText, metadata: { fileName: r.fileNm, pageNumber: r.pageNo } }),
+  );
+  const found = await new NgramRetriever(docs, max).invoke(query);
+  const chosen = found.length ? found : docs.slice(0, max);
+  return chosen.map((d, i) => ({
+    id: `P${i + 1}`,
+    fileName: String(d.metadata.fileName),
+    pageNumber: Number(d.metadata.pageNumber),
+    text: d.pageContent,
+  }));
+}

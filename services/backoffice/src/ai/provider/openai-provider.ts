@@ -1,0 +1,90 @@
+import { ChatOpenAI } from '@langchain/openai';
+import type { BaseMessageLike } from '@langchain/core/messages';
+import { OutputParserException } from '@langchain/core/output_parsers';
+import { AI_DESC_CONTENT_SCHEMAS, AiAutoFillModelOutput, aiDescModelOutput } from '@bo/contracts';
+import { AppError } from '@bo/service-kit';
+import { autoFillMessages, descriptionMessages } from './prompts.ts';
+import type { AiProvider, DescDraft, DescRequest, NameAnalysis } from './types.ts';
+
+export interface OpenAiProviderOptions {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+  method: 'jsonSchema' | 'functionCalling';
+}
+
+/** Plain JSON Schema from a TypeBox schema (its symbol keys are TypeBox's own bookkeeping). */
+const jsonSchema = (schema: unknown): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+
+const DESC_SCHEMAS = Object.fromEntries(
+  Object.entries(AI_DESC_CONTENT_SCHEMAS).map(([kind, content]) => [kind, jsonSchema(aiDescModelOutput(content))]),
+) as Record<DescRequest['kind'], Record<string, unknown>>;
+const AUTO_FILL_SCHEMA = jsonSchema(AiAutoFillModelOutput);
+
+/**
+ * A model behind any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server) through
+ * LangChain's ChatOpenAI, with structured output from the contracts' JSON Schemas. Retries are
+ * LangChain's (bounded by AI_MAX_RETRIES); the runner's deadline aborts the call through `signal`.
+ */
+export class OpenAiProvider implements AiProvider {
+  readonly name = 'openai' as const;
+  private readonly model: ChatOpenAI;
+
+  constructor(private readonly options: OpenAiProviderOptions) {
+    this.model = new ChatOpenAI({
+      model: options.model,
+      apiKey: options.apiKey,
+      configuration: { baseURL: options.baseURL },
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      temperature: 0,
+    });
+  }
+
+  async describe(request: DescRequest, signal: AbortSignal): Promise<DescDraft> {
+    const out = await this.structured<{ content: unknown; sources?: unknown }>(
+      DESC_SCHEMAS[request.kind],
+      'goods_description',
+      descriptionMessages(request),
+      signal,
+    );
+    let content = out.content;
+    // Some servers return the JSON kinds as a JSON string; accept that, the schema check follows.
+    if (request.kind !== 'detail-text' && typeof content === 'string') {
+      try {
+        content = JSON.parse(content);
+      } catch {
+        // left as is: the schema check reports it
+      }
+    }
+    const sources = Array.isArray(out.sources) ? out.sources.filter((s): s is string => typeof s === 'string') : [];
+    return { content, sources };
+  }
+
+  async proposeAutoFill(analysis: NameAnalysis, signal: AbortSignal): Promise<AiAutoFillModelOutput> {
+    const out = await this.structured<Partial<Record<keyof AiAutoFillModelOutput, unknown>>>(
+      AUTO_FILL_SCHEMA,
+      'goods_auto_fill',
+      autoFillMessages(analysis),
+      signal,
+    );
+    const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+    return Object.fromEntries(Object.keys(AiAutoFillModelOutput.properties).map((k) => [k, text(out[k as keyof AiAutoFillModelOutput])])) as AiAutoFillModelOutput;
+  }
+
+  private async structured<T>(schema: Record<string, unknown>, name: string, messages: BaseMessageLike[], signal: AbortSignal): Promise<T> {
+    const runnable = this.model.withStructuredOutput<Record<string, unknown>>(schema, { name, method: this.options.method });
+    try {
+      const out = await runnable.invoke(messages, { signal });
+      if (!out || typeof out !== 'object') throw new OutputParserException('the model answered no JSON object');
+      return out as T;
+    } catch (err) {
+      if (err instanceof OutputParserException || (err as Error)?.name === 'OutputParserException') {
+        throw new AppError('AI_BAD_OUTPUT', { message: `The AI provider answered in an unusable form: ${(err as Error).message}`.slice(0, 500), cause: err, isOperational: true });
+      }
+      throw err;
+    }
+  }
+}
