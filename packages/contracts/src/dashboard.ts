@@ -1,9 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-const Str = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
+/** Query fields no longer than their source columns (DATA-MODEL.md), so a typo fails as a validation error. */
+const Str = (description: string, maxLength: number) => Type.Optional(Type.String({ description, minLength: 1, maxLength }));
+const EntrNo = Str('supplier number; a token with a supplier may only name its own', 20);
+const UserId = Str('user id whose category mappings count; another user than the caller: BO_ADMIN only', 50);
+const SiteNo = Str('site number', 10);
 
 export const SaleStockStatusRequest = Type.Object(
-  { entrNo: Str('supplier number'), userId: Str('user id (another user: BO_ADMIN only)') },
+  { entrNo: EntrNo, userId: UserId },
   { $id: 'SaleStockStatusRequest' },
 );
 export type SaleStockStatusRequest = Static<typeof SaleStockStatusRequest>;
@@ -20,7 +24,7 @@ export const SaleStockStatus = Type.Object(
 export type SaleStockStatus = Static<typeof SaleStockStatus>;
 
 export const RestockNoticeStatusRequest = Type.Object(
-  { entrNo: Str('supplier number'), siteNo: Str('site number'), userId: Str('user id') },
+  { entrNo: EntrNo, siteNo: SiteNo, userId: UserId },
   { $id: 'RestockNoticeStatusRequest' },
 );
 export type RestockNoticeStatusRequest = Static<typeof RestockNoticeStatusRequest>;
@@ -36,9 +40,9 @@ export type RestockNoticeStatus = Static<typeof RestockNoticeStatus>;
 
 export const QnaAnswerStatusRequest = Type.Object(
   {
-    entrNo: Str('supplier number'),
+    entrNo: EntrNo,
     procStatCd: Type.Optional(Type.Union([Type.Literal('10'), Type.Literal('20')], { description: '10 awaiting, 20 answered' })),
-    userId: Str('user id'),
+    userId: UserId,
   },
   { $id: 'QnaAnswerStatusRequest' },
 );
@@ -75,7 +79,7 @@ export const QnaAnswerStatus = Type.Object(
 export type QnaAnswerStatus = Static<typeof QnaAnswerStatus>;
 
 export const GoodsReviewStatusRequest = Type.Object(
-  { userId: Str('user id'), siteNo: Str('site number'), entrNo: Str('supplier number') },
+  { userId: UserId, siteNo: SiteNo, entrNo: EntrNo },
   { $id: 'GoodsReviewStatusRequest' },
 );
 export type GoodsReviewStatusRequest = Static<typeof GoodsReviewStatusRequest>;

@@ -1,5 +1,50 @@
 import type { Router } from 'express';
+import {
+  OPERATIONS,
+  type GoodsReviewStatusRequest,
+  type OperationSpec,
+  type QnaAnswerStatusRequest,
+  type RestockNoticeStatusRequest,
+  type SaleStockStatusRequest,
+} from '@bo/contracts';
+import { AppError, mountOperation, type AuthPrincipal } from '@bo/service-kit';
 import type { BackofficeDeps } from '../app.ts';
+import { resolveDashboardScope } from './dashboard-scope.ts';
+import { qnaAnswerStatus } from './qna-answer-status.ts';
+import { restockNoticeStatus } from './restock-notice-status.ts';
+import { reviewStatus } from './review-status.ts';
+import { saleStockStatus } from './sale-stock-status.ts';
 
-/** Operations of this component; built by its issue. */
-export function mountDashboardRoutes(_router: Router, _deps: BackofficeDeps): void {}
+const operation = (operationId: string): OperationSpec => {
+  const op = OPERATIONS.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`operation ${operationId} is missing from contracts`);
+  return op;
+};
+
+/** Bearer auth runs before every operation; this only narrows the type. */
+const principal = (auth: AuthPrincipal | undefined): AuthPrincipal => {
+  if (!auth) throw new AppError('UNAUTHENTICATED');
+  return auth;
+};
+
+/** Dashboard goods counts (spec 4.4), each scoped by the caller's token. */
+export function mountDashboardRoutes(router: Router, deps: BackofficeDeps): void {
+  const { knex } = deps;
+  const now = deps.clock ?? (() => new Date());
+
+  mountOperation<SaleStockStatusRequest>(router, operation('getGoodsSaleStockStatus'), async ({ query, auth }) =>
+    saleStockStatus(knex, await resolveDashboardScope(knex, principal(auth), query)),
+  );
+
+  mountOperation<RestockNoticeStatusRequest>(router, operation('getRestockNoticeStatus'), async ({ query, auth }) =>
+    restockNoticeStatus(knex, await resolveDashboardScope(knex, principal(auth), query), query.siteNo),
+  );
+
+  mountOperation<QnaAnswerStatusRequest>(router, operation('getQnaAnswerStatus'), async ({ query, auth }) =>
+    qnaAnswerStatus(knex, await resolveDashboardScope(knex, principal(auth), query), query.procStatCd),
+  );
+
+  mountOperation<GoodsReviewStatusRequest>(router, operation('getGoodsReviewStatus'), async ({ query, auth }) =>
+    reviewStatus(knex, await resolveDashboardScope(knex, principal(auth), query), query.siteNo, now(), deps.config.PLATFORM_TIME_ZONE),
+  );
+}

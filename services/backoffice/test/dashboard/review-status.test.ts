@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { TestDatabase } from '@bo/db/testing';
+import { ADMIN_TOKEN, PATHS, clearRows, goods, review, startDashboardApp, type ReviewRow } from './fixtures.ts';
+
+// 2024-05-10 12:00:00 in Seoul (UTC+9, no daylight saving): the window is
+// [2024-05-03 12:00:00, 2024-05-10 12:00:00], both ends included.
+const NOW = new Date('2024-05-10T03:00:00Z');
+const WINDOW_START = '2024-05-03 12:00:00';
+const WINDOW_END = '2024-05-10 12:00:00';
+
+/** The rule restated over the arranged rows. */
+function expectedRows(rows: ReviewRow[], window: { from: string; to: string }, siteNo?: string) {
+  const counted = rows.filter(
+    (r) => r.reg_dtm >= window.from && r.reg_dtm <= window.to && r.del_yn !== 'Y' && r.rev_disp_stat_cd === '20' && (!siteNo || r.site_no === siteNo),
+  );
+  return [
+    { revStateCd: '10', revState: '신규 리뷰', revCnt: counted.length },
+    { revStateCd: '20', revState: '고평점 리뷰', revCnt: counted.filter((r) => r.star_score >= 4).length },
+    { revStateCd: '30', revState: '저평점 리뷰', revCnt: counted.filter((r) => r.star_score <= 2).length },
+  ];
+}
+
+describe('dashboard: goods review status', () => {
+  let db: TestDatabase;
+  let app: Express;
+
+  before(async () => {
+    ({ db, app } = await startDashboardApp('dash_review', { clock: () => NOW }));
+  });
+  after(async () => {
+    await db.drop();
+  });
+  beforeEach(async () => {
+    await clearRows(db);
+    await db.knex('goods').insert([goods('G1'), goods('G2')]);
+  });
+
+  it('when there are no reviews, then the three rows are present with 0', async () => {
+    const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal(expectedRows([], { from: WINDOW_START, to: WINDOW_END }));
+    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([0, 0, 0]);
+  });
+
+  it('when reviews are rated 5, 4, 3, 2 and 1, then 4 and up are high, 2 and down are low, 3 is only new', async () => {
+    const rows = [5, 4, 3, 2, 1].map((star) => review('G1', { star_score: star }));
+    await db.knex('goods_review').insert(rows);
+    const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
+    expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }));
+    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([5, 2, 2]);
+  });
+
+  it('when a review is exactly 7 days old it counts, one second older does not; now counts, one second ahead does not', async () => {
+    const rows = [
+      review('G1', { reg_dtm: WINDOW_START, star_score: 5 }),
+      review('G1', { reg_dtm: '2024-05-03 11:59:59', star_score: 5 }),
+      review('G2', { reg_dtm: WINDOW_END, star_score: 1 }),
+      review('G2', { reg_dtm: '2024-05-10 12:00:01', star_score: 1 }),
+    ];
+    await db.knex('goods_review').insert(rows);
+    const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
+    expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }));
+    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([2, 1, 1]);
+  });
+
+  it('when reviews are deleted or not display-processed, then they are not counted', async () => {
+    const rows = [
+      review('G1', { star_score: 5 }),
+      review('G1', { star_score: 5, del_yn: 'Y' }),
+      review('G1', { star_score: 1, rev_disp_stat_cd: '10' }),
+      review('G1', { star_score: 1, rev_disp_stat_cd: '30' }),
+      review('G2', { star_score: 2 }),
+    ];
+    await db.knex('goods_review').insert(rows);
+    const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
+    expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }));
+    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([2, 1, 1]);
+  });
+
+  it('when siteNo is given, then only reviews of that site count', async () => {
+    const rows = [review('G1', { site_no: 'S1' }), review('G1', { site_no: 'S2', star_score: 2 }), review('G2', { site_no: 'S2', star_score: 3 })];
+    await db.knex('goods_review').insert(rows);
+    const res = await request(app).get(PATHS.review).query({ siteNo: 'S2' }).set('Authorization', ADMIN_TOKEN);
+    expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }, 'S2'));
+  });
+
+  describe('with PLATFORM_TIME_ZONE=UTC', () => {
+    let utc: { db: TestDatabase; app: Express };
+    before(async () => {
+      utc = await startDashboardApp('dash_review_utc', { clock: () => NOW, env: { PLATFORM_TIME_ZONE: 'UTC' } });
+      await utc.db.knex('goods').insert(goods('G1'));
+    });
+    after(async () => {
+      await utc.db.drop();
+    });
+
+    it('when the platform zone is UTC, then the same instant is 2024-05-10 03:00:00 and the window moves with it', async () => {
+      const window = { from: '2024-05-03 03:00:00', to: '2024-05-10 03:00:00' };
+      const rows = [
+        review('G1', { reg_dtm: '2024-05-03 03:00:00' }),
+        review('G1', { reg_dtm: '2024-05-03 02:59:59' }),
+        review('G1', { reg_dtm: '2024-05-10 03:00:01' }),
+      ];
+      await utc.db.knex('goods_review').insert(rows);
+      const res = await request(utc.app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
+      expect(res.body).to.deep.equal(expectedRows(rows, window));
+      expect(res.body[0].revCnt).to.equal(1);
+    });
+  });
+});
