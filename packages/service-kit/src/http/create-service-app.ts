@@ -7,6 +7,7 @@ import { errorHandler } from './error-handler.ts';
 import { liveness, readiness, type Probe } from './health.ts';
 import { jsonBody } from './json-body.ts';
 import { createMetrics } from './metrics.ts';
+import { markEnvelopeOperations } from './operation.ts';
 import { requestContextMiddleware } from './request-context.ts';
 
 export interface ServiceAppOptions {
@@ -49,6 +50,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
 
   const api = Router();
   if (options.guards.length) api.use(...options.guards);
+  if (options.docs) api.use(markEnvelopeOperations(options.docs));
   api.use(jsonBody());
   options.routes(api);
   app.use(prefix, api);

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { compileValidator, createAjv, type EnvelopeOf, type OperationSpec } from '@bo/contracts';
+import { compileValidator, createAjv, operationsOf, type EnvelopeOf, type OperationSpec, type ServiceName } from '@bo/contracts';
 import type { TObject } from '@sinclair/typebox';
 import { AppError, validationError } from '../app-error.ts';
 import type { AuthPrincipal } from './auth.ts';
@@ -91,4 +91,16 @@ export function mountOperation<Q = unknown, B = unknown>(router: Router, op: Ope
     }
   };
   router[op.method](op.path, run);
+}
+
+/**
+ * Envelope operations answer every declared failure in the envelope, also those found before
+ * the operation runs (malformed or oversized JSON): mark them ahead of body parsing.
+ */
+export function markEnvelopeOperations(service: ServiceName): RequestHandler {
+  const envelope = new Set(operationsOf(service).filter((o) => o.envelope).map((o) => `${o.method.toUpperCase()} ${o.path}`));
+  return (req, res, next) => {
+    if (envelope.has(`${req.method} ${req.path}`)) res.locals[ENVELOPE_LOCAL] = true;
+    next();
+  };
 }

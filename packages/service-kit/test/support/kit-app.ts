@@ -1,13 +1,17 @@
 import type { Express, RequestHandler, Router } from 'express';
+import type { ServiceName } from '@bo/contracts';
 import { createServiceApp, type Logger, type Probe } from '../../src/index.ts';
 import { captureLogs } from './log-capture.ts';
 
 export const PREFIX = '/api/kit';
 
 /** A service app built the way every service builds it, with routes of the test's choosing. */
-export function kitApp(options: { routes?: (router: Router) => void; guards?: RequestHandler[]; probes?: Record<string, Probe>; logger?: Logger } = {}): Express {
+export function kitApp(
+  options: { routes?: (router: Router) => void; guards?: RequestHandler[]; probes?: Record<string, Probe>; logger?: Logger; docs?: ServiceName } = {},
+): Express {
   return createServiceApp({
     name: 'kit',
+    ...(options.docs ? { docs: options.docs } : {}),
     prefix: PREFIX,
     logger: options.logger ?? captureLogs().logger,
     probes: options.probes ?? {},
