@@ -60,6 +60,16 @@ describe('rebuildAggregate', () => {
     }
   });
 
+  it('when every kind and day is built at once (as parallel workers do), then none deadlocks and every day is right', async () => {
+    await Promise.all(
+      DAYS.flatMap((day) => [...DAILY, 'inflow' as const].flatMap((kind) => [1, 2].map(() => rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' })))),
+    );
+    for (const day of DAYS) {
+      for (const kind of DAILY) expect(await storedRows(db.knex, kind, day), `${kind} ${day}`).to.deep.equal(expectedDaily(data, kind, day));
+      expect(await storedRows(db.knex, 'inflow', day)).to.deep.equal(expectedInflow(data, day));
+    }
+  });
+
   it('when a day is built, then its status and a done run log record who asked and how many rows', async () => {
     const day = DAYS[0]!;
     const res = await rebuildAggregate(db.knex, { kind: 'payway', day, requestedBy: 'dashboard', jobId: 'agg-payway-2026-04-29' });

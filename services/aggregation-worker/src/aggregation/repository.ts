@@ -90,10 +90,7 @@ export async function insertInflowRows(db: Db, day: string, [from, to]: [string,
   return (result as { affectedRows: number }).affectedRows;
 }
 
-/**
- * Highest event number inside a range. Read after the INSERT … SELECT of the same
- * transaction, whose locking read froze that range, so it describes exactly what was built.
- */
+/** Highest event number inside a range: what a build of that range has seen at least. */
 export async function maxEventNoIn(db: Db, [from, to]: [string, string]): Promise<number> {
   const row = await db('ord_stat_evt').where('evt_dtm', '>=', from).andWhere('evt_dtm', '<', to).max({ n: 'evt_no' }).first();
   return Number(row?.n ?? 0);

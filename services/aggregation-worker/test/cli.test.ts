@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { boSourceMigrations } from '@bo/db';
+import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { aggregateMigrations } from '../src/migrations/index.ts';
+import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
+import { expectedDaily, storedRows } from './helpers/expected.ts';
+import { createTestQueues, REDIS_URL, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
+import { exitOf, spawnTs } from './helpers/child.ts';
+
+describe('aggregate CLI', () => {
+  let db: TestDatabase;
+  let env: TestQueueEnv;
+  let data: SourceData;
+  let workers: ReturnType<typeof startTestWorkers>;
+
+  const runCli = async (...args: string[]) => {
+    const child = spawnTs('src/cli/aggregate.ts', args, { REDIS_URL, REDIS_PREFIX: env.prefix, AGG_JOB_ATTEMPTS: '1', NODE_ENV: 'test' });
+    const { code } = await exitOf(child);
+    return { code, output: child.output() };
+  };
+
+  before(async () => {
+    db = await createTestDatabase('agg_cli', [...boSourceMigrations, ...aggregateMigrations]);
+    data = generateSourceData(9001, ['2026-05-31', '2026-06-01']);
+    await insertSourceData(db.knex, data);
+    env = createTestQueues('cli');
+    workers = startTestWorkers(env, db.knex);
+  });
+  after(async () => {
+    await workers?.close();
+    await env?.close();
+    await db?.drop();
+  });
+
+  it('when every job of the range completes, then the CLI exits 0 and the days are built', async () => {
+    const { code, output } = await runCli('--kind', 'goods', '--from', '2026-05-31', '--to', '2026-06-01');
+    expect(code, output).to.equal(0);
+    expect(output).to.include('All 2 aggregation job(s) completed');
+    for (const day of ['2026-05-31', '2026-06-01']) expect(await storedRows(db.knex, 'goods', day)).to.deep.equal(expectedDaily(data, 'goods', day));
+  });
+
+  it('when the same range is asked for again after it completed, then the jobs run again (a rerun is never swallowed)', async () => {
+    const { code } = await runCli('--kind', 'goods', '--from', '2026-06-01', '--to', '2026-06-01');
+    expect(code).to.equal(0);
+    const runs = await db.knex('agg_run_log').where({ kind: 'goods', agrt_dt: '2026-06-01', requested_by: 'cli', outcome: 'done' });
+    expect(runs).to.have.length(2);
+  });
+
+  it('when a job of the range fails, then the CLI exits 1 naming the failed (kind, day) and its reason', async () => {
+    // The payment-method aggregate needs the order table: without it that build fails, the others do not.
+    await db.knex.schema.renameTable('ord', 'ord_hidden');
+    try {
+      const { code, output } = await runCli('--kind', 'all', '--from', '2026-06-01', '--to', '2026-06-01');
+      expect(code, output).to.equal(1);
+      expect(output).to.include('1 of 5 aggregation job(s) did not complete');
+      expect(output).to.match(/payway 2026-06-01 \(job build-payway-2026-06-01\): .*ord/);
+      expect(output).not.to.match(/category 2026-06-01 \(job/);
+    } finally {
+      await db.knex.schema.renameTable('ord_hidden', 'ord');
+    }
+  });
+
+  it('when the arguments are invalid, then the CLI exits 2 naming the argument and queues nothing', async () => {
+    const before = await env.queues.build.count();
+    const { code, output } = await runCli('--kind', 'daily', '--from', '2026-06-01', '--to', '2026-06-01');
+    expect(code).to.equal(2);
+    expect(output).to.match(/--kind must be one of/);
+    expect(await env.queues.build.count()).to.equal(before);
+  });
+
+  it('when asked for --help, then it prints the usage and exits 0', async () => {
+    const { code, output } = await runCli('--help');
+    expect(code).to.equal(0);
+    expect(output).to.include('Usage: pnpm aggregate -- --kind');
+  });
+});

@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { boSourceMigrations } from '@bo/db';
+import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { aggregateMigrations } from '../src/migrations/index.ts';
+import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
+import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
+import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
+import { expectedDaily, expectedInflow, storedRows } from './helpers/expected.ts';
+import { capturingLogger, createTestQueues, startTestWorkers, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';
+
+const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01'];
+const DAILY = ['category', 'payway', 'goods', 'entr'] as const;
+// 10:00 in Seoul on 2 May: the three days are in the reconciliation window.
+const NOW = new Date('2026-05-02T01:00:00Z');
+
+describe('late data and nightly reconciliation', () => {
+  let db: TestDatabase;
+  let env: TestQueueEnv;
+  let data: SourceData;
+  let workers: ReturnType<typeof startTestWorkers>;
+  const log = capturingLogger();
+
+  const deps = (): ScheduleRunDeps => ({
+    knex: db.knex,
+    buildQueue: env.queues.build,
+    logger: log.logger,
+    timeZone: 'Asia/Seoul',
+    catchUpDays: 0,
+    catchUpHours: 1,
+    reconcileDays: 3,
+    now: () => NOW,
+  });
+
+  before(async () => {
+    db = await createTestDatabase('agg_late', [...boSourceMigrations, ...aggregateMigrations]);
+    data = generateSourceData(777, DAYS);
+    await insertSourceData(db.knex, data);
+    for (const day of DAYS) {
+      for (const kind of [...DAILY, 'inflow'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'schedule' });
+    }
+    env = createTestQueues('late');
+    workers = startTestWorkers(env, db.knex);
+  });
+  after(async () => {
+    await workers?.close();
+    await env?.close();
+    await db?.drop();
+  });
+
+  const lateRuns = async () => (await runScheduled('hourly', deps())).queued.filter((q) => q.requestedBy === 'late-data');
+
+  it('when nothing arrived since the days were built, then the hourly run finds no late data', async () => {
+    expect(await lateRuns()).to.deep.equal([]);
+  });
+
+  it('when an event arrives for an already built day, then the next run rebuilds that day for the four kinds, and only once', async () => {
+    const g = data.goods[0]!;
+    const o = data.ords[0]!;
+    const late: EvtRow = { ord_no: o.ord_no, ord_goods_seq: 9, site_no: o.site_no, goods_no: g.goods_no, agrt_gb_cd: '02', evt_gb_cd: '20', evt_dtm: '2026-04-30 23:59:59', qty: 2, amt: 77000, dc_amt_2nd: 500, dc_amt_3rd: 0 };
+    // A day nobody built yet is the schedule's business, not late data.
+    const unbuilt: EvtRow = { ...late, evt_dtm: '2026-05-03 10:00:00' };
+    await db.knex('ord_stat_evt').insert([late, unbuilt]);
+    data.events.push(late, unbuilt);
+
+    const queued = await lateRuns();
+    expect(queued.map((q) => q.jobId).sort()).to.deep.equal(DAILY.map((k) => `build-${k}-2026-04-30`).sort());
+    await waitForJobs(env.queues.build, queued.map((q) => q.jobId));
+    for (const kind of DAILY) expect(await storedRows(db.knex, kind, '2026-04-30')).to.deep.equal(expectedDaily(data, kind, '2026-04-30'));
+    expect(await lateRuns(), 'the mark moved past the late event').to.deep.equal([]);
+  });
+
+  it('when a page view arrives for an already built hour, then that inflow hour is rebuilt', async () => {
+    const view = { goods_no: data.goods[1]!.goods_no, site_no: '10', inflow_dtm: '2026-05-01 13:20:00' };
+    await db.knex('goods_inflow_log').insert(view);
+    data.inflows.push(view);
+    const queued = await lateRuns();
+    expect(queued.map((q) => q.jobId)).to.deep.equal(['build-inflow-2026-05-01-h13']);
+    await waitForJobs(env.queues.build, ['build-inflow-2026-05-01-h13']);
+    expect(await storedRows(db.knex, 'inflow', '2026-05-01')).to.deep.equal(expectedInflow(data, '2026-05-01'));
+  });
+
+  it('when every built day matches its events, then the reconciliation queues nothing and warns of nothing', async () => {
+    const before = log.records.length;
+    expect((await runScheduled('reconcile', deps())).queued).to.deep.equal([]);
+    expect(log.records.slice(before).filter((r) => r.level === 'warn')).to.deep.equal([]);
+  });
+
+  it('when an aggregate no longer equals its events, then the reconciliation warns, rebuilds that day and the totals agree again', async () => {
+    await db.knex('agg_goods_daily').where({ agrt_dt: '2026-04-29' }).limit(1).update({ ord_amt: db.knex.raw('ord_amt + 1000') });
+    const before = log.records.length;
+    const queued = (await runScheduled('reconcile', deps())).queued;
+    expect(queued).to.deep.equal([{ target: 'goods 2026-04-29', jobId: 'build-goods-2026-04-29', requestedBy: 'reconcile' }]);
+    const warnings = log.records.slice(before).filter((r) => r.level === 'warn');
+    expect(warnings.map((w) => [w.message, w.kind, w.day])).to.deep.equal([
+      ['aggregate differs from its source events; rebuilding the day', 'goods', '2026-04-29'],
+    ]);
+    await waitForJobs(env.queues.build, ['build-goods-2026-04-29']);
+    expect(await storedRows(db.knex, 'goods', '2026-04-29')).to.deep.equal(expectedDaily(data, 'goods', '2026-04-29'));
+    expect((await runScheduled('reconcile', deps())).queued).to.deep.equal([]);
+  });
+});
