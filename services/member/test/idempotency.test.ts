@@ -225,6 +225,35 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       expect(await historyOf(db.knex, 'K12')).to.have.length(1);
     });
 
+    it('when the change deadlocks with a heavier transaction and is its victim, then it is retried whole and applied once', async () => {
+      await arrangeStaff(db.knex, { mbrNo: 'K14', limAmt: 50_000, rmndAmt: 20_000 });
+      const gate = await holdLimitRow('K14');
+      const pending = post(member, 'key-k14', change('K14', '20', 1_100)).then((r) => r);
+      await until(async () => (await keyRow('key-k14'))?.proc_stat === 'PROCESSING', 'the request to claim its key');
+      // A rival that has written more rows (InnoDB rolls back the lighter side of a deadlock)
+      // and holds the key's record, which the request updates last.
+      const rival = await db.knex.transaction();
+      try {
+        await rival('mbr').insert(Array.from({ length: 50 }, (_, i) => ({ mbr_no: `K14-F${i}`, mbr_nm: 'filler', mbr_stat_cd: '10', staff_yn: 'N' })));
+        await rival('staff_dc_lim_idem').where({ idem_key: 'key-k14' }).forUpdate().first();
+        await gate.commit();
+        await until(async () => {
+          const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE 'update `staff_dc_lim_idem`%'");
+          return rows[0].n > 0;
+        }, 'the request to wait for the key record');
+        // Closes the cycle: the rival now waits for the limit row the request holds.
+        await rival('staff_dc_lim').where({ mbr_no: 'K14' }).forUpdate().first();
+        await rival.commit();
+      } catch (err) {
+        await rival.rollback();
+        throw err;
+      }
+      expect((await pending).status).to.equal(200);
+      expect(await remainingOf(db.knex, 'K14')).to.equal(18_900);
+      expect(await historyOf(db.knex, 'K14')).to.have.length(1);
+      expect(await db.knex('mbr').where('mbr_no', 'like', 'K14-F%').count({ n: '*' }).first()).to.deep.equal({ n: 50 });
+    });
+
     it('when the owner of a key outlives its lease and a retry takes the key over, then only one of them applies', async () => {
       await arrangeStaff(db.knex, { mbrNo: 'K13', limAmt: 50_000, rmndAmt: 20_000 });
       const body = change('K13', '20', 900);
