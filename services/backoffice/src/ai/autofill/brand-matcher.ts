@@ -1,4 +1,5 @@
-import { hangulSimilarity } from '../text/hangul-distance.ts';
+import { jamoSimilarity, toJamo } from '../text/hangul-distance.ts';
+import { isAttributeWord } from './name-facts.ts';
 import { normaliseText, words } from '../text/normalise.ts';
 
 export type BrandMatchStatus = 'EXACT' | 'ALIAS' | 'FUZZY' | 'AMBIGUOUS' | 'NOT_FOUND';
@@ -23,6 +24,8 @@ export interface BrandMatch {
 
 interface BrandKey {
   key: string;
+  /** The key as jamo, computed once for fuzzy matching. */
+  jamo: string;
   brand: BrandMaster;
   /** name: the brand's own Korean or English name; alias: brand_alias. */
   kind: 'name' | 'alias';
@@ -34,6 +37,8 @@ interface Hit {
   /** Word position of the hit: earlier wins a tie, the brand usually leads a product name. */
   position: number;
   similarity: number;
+  /** Order of preference among hits (the similarity, or for fuzzy hits also the word coverage). */
+  rank: number;
 }
 
 const keyOf = (text: string): string => normaliseText(text).replace(/\s+/g, '');
@@ -65,7 +70,7 @@ export class BrandMatcher {
         const key = keyOf(n);
         if (!key || seen.has(key)) continue;
         seen.add(key);
-        const entry: BrandKey = { key, brand, kind, written: n };
+        const entry: BrandKey = { key, jamo: toJamo(key), brand, kind, written: n };
         this.keys.push(entry);
         this.byKey.set(key, [...(this.byKey.get(key) ?? []), entry]);
       }
@@ -107,22 +112,32 @@ export class BrandMatcher {
   private matchName(productName: string): BrandMatch {
     const ws = words(productName);
     if (ws.length === 0) return notFound('상품명에 글자가 없습니다.');
-    return this.wordSpanMatch(ws) ?? this.substringMatch(ws) ?? this.fuzzyMatch(ws) ?? notFound(
+    const exact = this.wordSpanMatch(ws);
+    if (exact) return exact;
+    const inside = this.substringMatch(ws);
+    // A short name found inside a longer word (`피크` in `피크킈즈`) is weaker evidence than a
+    // close spelling of a longer name (`피크키즈`): the longer fuzzy match wins then.
+    if (inside && !ws.includes(inside.matchedText ?? '')) {
+      const fuzzy = this.fuzzyMatch(ws);
+      if (fuzzy?.matchedText && fuzzy.matchedText.length > (inside.matchedText?.length ?? 0)) return fuzzy;
+    }
+    return inside ?? this.fuzzyMatch(ws) ?? notFound(
       `상품명 '${ws.join(' ')}'에서 브랜드 마스터의 브랜드명·별칭과 같거나 비슷한 말을 찾지 못했습니다.`,
     );
   }
 
   /** Whole words (or up to three consecutive words) equal to a name or an alias. */
   private wordSpanMatch(ws: string[]): BrandMatch | undefined {
+    // The earliest word that names a brand wins (the brand leads most names; a later word such
+    // as a product line may happen to equal another brand); at that word, the longest span.
     let best: Hit[] = [];
-    let bestLen = 0;
-    for (let i = 0; i < ws.length; i++) {
+    for (let i = 0; i < ws.length && best.length === 0; i++) {
+      let bestLen = 0;
       for (let len = 1; len <= MAX_SPAN_WORDS && i + len <= ws.length; len++) {
         const span = ws.slice(i, i + len).join('');
         const entries = this.byKey.get(span);
-        if (!entries) continue;
-        if (span.length > bestLen) {
-          best = entries.map((key) => ({ key, position: i, similarity: 1 }));
+        if (entries && span.length > bestLen) {
+          best = entries.map((key) => ({ key, position: i, similarity: 1, rank: 1 }));
           bestLen = span.length;
         }
       }
@@ -151,7 +166,7 @@ export class BrandMatcher {
       const at = joined.indexOf(key.key);
       if (at < 0) continue;
       const position = starts.filter((s) => s <= at).length - 1;
-      hits.push({ key, position, similarity: 1 });
+      hits.push({ key, position, similarity: 1, rank: 1 });
     }
     if (hits.length === 0) return undefined;
     hits = hits.sort((a, b) => a.position - b.position);
@@ -170,9 +185,17 @@ export class BrandMatcher {
   private fuzzyMatch(ws: string[]): BrandMatch | undefined {
     const spans: { text: string; position: number }[] = [];
     for (let i = 0; i < ws.length; i++) {
+      // Colour, material and similar words are attributes, however close they look to a brand (베이지 ≈ 베이직).
+      if (isAttributeWord(ws[i]!)) continue;
       spans.push({ text: ws[i]!, position: i });
-      if (i + 1 < ws.length) spans.push({ text: ws[i]! + ws[i + 1]!, position: i });
+      if (i + 1 < ws.length && !isAttributeWord(ws[i + 1]!)) spans.push({ text: ws[i]! + ws[i + 1]!, position: i });
     }
+    const jamoCache = new Map<string, string>();
+    const jamoOf = (text: string): string => {
+      let j = jamoCache.get(text);
+      if (j === undefined) jamoCache.set(text, (j = toJamo(text)));
+      return j;
+    };
     const bestByBrand = new Map<string, Hit>();
     for (const key of this.keys) {
       if (!substringWorthy(key.key)) continue;
@@ -183,19 +206,22 @@ export class BrandMatcher {
           : [span.text];
         for (const text of candidates) {
           if (Math.abs(text.length - key.key.length) > Math.max(1, Math.floor(key.key.length / 3))) continue;
-          const similarity = hangulSimilarity(text, key.key);
+          const similarity = jamoSimilarity(jamoOf(text), key.jamo);
           if (similarity < this.fuzzyMin) continue;
+          // Ranking also weighs how much of the word the name explains: `피크` as the prefix of
+          // `피크킈즈` ranks below `피크키즈` one jamo away.
+          const rank = similarity * (0.5 + (0.5 * Math.min(key.key.length, span.text.length)) / span.text.length);
           const prev = bestByBrand.get(key.brand.brandNo);
-          if (!prev || similarity > prev.similarity || (similarity === prev.similarity && span.position < prev.position)) {
-            bestByBrand.set(key.brand.brandNo, { key, position: span.position, similarity });
+          if (!prev || rank > prev.rank || (rank === prev.rank && span.position < prev.position)) {
+            bestByBrand.set(key.brand.brandNo, { key, position: span.position, similarity, rank });
           }
         }
       }
     }
-    const ranked = [...bestByBrand.values()].sort((a, b) => b.similarity - a.similarity || a.position - b.position);
+    const ranked = [...bestByBrand.values()].sort((a, b) => b.rank - a.rank || a.position - b.position);
     if (ranked.length === 0) return undefined;
     const top = ranked[0]!;
-    const rivals = ranked.filter((h) => top.similarity - h.similarity < 0.02 && h.position === top.position);
+    const rivals = ranked.filter((h) => top.rank - h.rank < 0.02 && h.position === top.position);
     return decide(rivals, (hit) => ({
       status: 'FUZZY',
       confidence: hit.similarity >= 0.9 ? 'MEDIUM' : 'LOW',

@@ -181,3 +181,12 @@ export function attributeValue(attNm: string, productName: string): string | und
   const rule = RULES.find((r) => r.about.test(attNm));
   return rule?.extract(productName);
 }
+
+const ATTRIBUTE_WORDS = new Set(
+  [COLOURS, MATERIALS, SEASONS, FITS, SKIN_TYPES, STORAGE_METHODS, ORIGIN_VALUES].flatMap((lex) =>
+    lex.flatMap((spellings) => spellings.map((w) => foldCase(w).replace(/\s+/g, ''))),
+  ),
+);
+
+/** True for a word that names a colour, material, season, fit … (never a brand or a category). */
+export const isAttributeWord = (word: string): boolean => ATTRIBUTE_WORDS.has(foldCase(word).replace(/\s+/g, ''));
