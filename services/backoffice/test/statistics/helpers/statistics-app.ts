@@ -23,10 +23,11 @@ export function statisticsApp(db: TestDatabase, clock?: () => Date): Express {
 }
 
 /** Collect a binary body (supertest buffers only text and JSON by itself). */
-export const binary = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void): void => {
+export const binary = (res: unknown, done: (err: Error | null, body: Buffer) => void): void => {
+  const stream = res as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
 /** The declared validation failure (900) naming `field`. */
