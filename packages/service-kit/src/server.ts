@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from './logger.ts';
@@ -21,9 +21,25 @@ export async function startHttpServer(app: Express, port: number, closers: Close
   // Keep-alive sockets outlive a deploy otherwise; the gateway's own timeout is longer than this.
   server.keepAliveTimeout = 65_000;
   const actualPort = (server.address() as AddressInfo).port;
+
+  // A keep-alive client would hold server.close() open for keepAliveTimeout: while draining,
+  // answers say `Connection: close` and each socket is closed as soon as its answer is out.
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    inFlight.add(res);
+    if (draining && !res.headersSent) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
