@@ -21,8 +21,9 @@ const FAQ_TOPICS: readonly { question: string; keys: RegExp }[] = [
   { question: '주의할 점이 있나요?', keys: /주의|경고|금지|삼가|피해/ },
 ];
 
-/** Sentences that state features (numbers, units, materials) make better selling points. */
-const FEATURE = /\d|기능|기술|소재|적용|탑재|지원|방수|보온|통기|경량|내구|인증|특허|친환경/;
+/** Sentences that state features (materials, measures, functions) make better selling points. */
+const FEATURE =
+  /기능|기술|소재|원단|적용|탑재|지원|방수|보온|통기|경량|내구|인증|특허|친환경|사이즈|세탁|용량|\d+(\.\d+)?\s?(%|cm|mm|ml|l|g|kg|w|인용|gb|tb|인치)(?![a-z])/i;
 
 const truncate = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
 
@@ -55,8 +56,12 @@ export function writeExtractive(request: DescRequest): DescDraft {
   const embeddings = new CharNgramEmbeddings(pool.map((p) => p.text));
   const q = embeddings.sparse(request.query);
   for (const { text, page } of pool) {
+    const similarity = cosine(q, embeddings.sparse(text));
+    const feature = FEATURE.test(text);
+    // A sentence that neither resembles the request nor states a feature (a shipping notice) is left out.
+    if (similarity === 0 && !feature) continue;
     const rank = request.pages.indexOf(page);
-    all.push({ text, page, score: cosine(q, embeddings.sparse(text)) + (FEATURE.test(text) ? 0.1 : 0) - rank * 0.01 });
+    all.push({ text, page, score: similarity + (feature ? 0.1 : 0) - rank * 0.01 });
   }
   all.sort((a, b) => b.score - a.score);
   const g = request.goods;

@@ -91,7 +91,11 @@ export async function describeGoods(
   };
 }
 
-/** The goods' pages most similar to the request (all of them, in order, when none shares a word). */
+/**
+ * Up to `max` pages of the goods, the ones most similar to the request first. Pages that share
+ * nothing with the request follow in document order while there is room: every page of a
+ * goods is about that goods, and the writer ranks the sentences again.
+ */
 async function relevantPages(knex: Knex, goodsNo: string, query: string, max: number): Promise<DescPage[]> {
   const rows = await findDocPages(knex, goodsNo);
   if (rows.length === 0) return [];
@@ -99,7 +103,9 @@ async function relevantPages(knex: Knex, goodsNo: string, query: string, max: nu
     (r) => new Document({ pageContent: r.pageText, metadata: { fileName: r.fileNm, pageNumber: r.pageNo } }),
   );
   const found = await new NgramRetriever(docs, max).invoke(query);
-  const chosen = found.length ? found : docs.slice(0, max);
+  const key = (d: Document) => `${String(d.metadata.fileName)}#${String(d.metadata.pageNumber)}`;
+  const foundKeys = new Set(found.map(key));
+  const chosen = [...found, ...docs.filter((d) => !foundKeys.has(key(d)))].slice(0, max);
   return chosen.map((d, i) => ({
     id: `P${i + 1}`,
     fileName: String(d.metadata.fileName),

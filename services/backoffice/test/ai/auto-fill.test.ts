@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { TestDatabase } from '@bo/db/testing';
+import { ADMIN_AUTH, aiApp, aiDatabase, ATTRIBUTES, BO, CATEGORIES, expectFieldRefused, goodsRow, insertAiMasters, NOTICE_ITEMS, tableChecksums, USERS } from './helpers/ai-fixtures.ts';
+
+const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;
+
+/** Every field the spec lets auto-fill produce (2.5); anything else, e.g. price or images, must never appear. */
+const ALLOWED = new Set([
+  'goodsNm', 'schKwdNm', 'seoTitleNm', 'seoDesc', 'seoKwdNm', 'modlNm', 'mfcoNm', 'homeNm', 'salemnNm', 'incomNm',
+  'brandNo', 'brandNm', 'brandMatchStatus', 'brandConfidence', 'brandReason', 'stdCtgNo', 'stdCtgHierarchy', 'mdId', 'mdNm',
+  'goodsNotiLisartCd', 'safeCertiNeedYn', 'safeCertiTgtYn', 'schPsbYn', 'adveWrd', 'goodsNotiItemCodeList', 'szGdeUseYn',
+  'szGdeRegMethodCd', 'szGdeCd', 'goodsCtgAttInfoList', 'stdCtgCandidates', 'content', 'citations',
+]);
+
+describe('AI auto-fill (offline provider)', () => {
+  let db: TestDatabase;
+  let app: Express;
+
+  before(async () => {
+    db = await aiDatabase('ai_autofill');
+    await insertAiMasters(db.knex);
+    await db.knex('goods').insert(goodsRow('G001'));
+    app = aiApp(db);
+  });
+  after(() => db.drop());
+
+  const fill = (productName: unknown) =>
+    request(app).post(AUTO_FILL).set('Authorization', ADMIN_AUTH).send(productName === undefined ? {} : { productName });
+
+  it('when a decorated name carries a brand alias and a leaf word, then the brand, the category and everything that follows from it', async () => {
+    const res = await fill('[공식] 나이끼 반팔티셔츠 DX1234-100 블랙 L 면 (정품)');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const p = res.body.payload;
+    expect(res.body).to.include({ error: false, code: '0000' });
+    expect(p).to.include({ brandNo: 'B001', brandNm: '나이키', brandMatchStatus: 'ALIAS', brandConfidence: 'HIGH' });
+    expect(p.brandReason).to.include('나이끼');
+    expect(p.goodsNm).to.equal('나이끼 반팔티셔츠 DX1234-100 블랙 L 면');
+    expect(p.modlNm).to.equal('DX1234-100');
+
+    const leaf = CATEGORIES.find((c) => c.std_ctg_no === '01010101')!;
+    expect(p).to.include({ stdCtgNo: '01010101', stdCtgHierarchy: '패션의류 > 남성의류 > 티셔츠 > 반팔티셔츠' });
+    // The leaf has no MD of its own: the nearest ancestor's (티셔츠 → md001).
+    expect(p).to.include({ mdId: 'md001', mdNm: USERS[0]!.user_nm });
+    expect(p).to.include({
+      goodsNotiLisartCd: leaf.goods_noti_lisart_cd,
+      safeCertiNeedYn: leaf.safe_certi_need_yn,
+      safeCertiTgtYn: leaf.safe_certi_tgt_yn,
+      szGdeUseYn: 'Y',
+      szGdeRegMethodCd: '10',
+      szGdeCd: 'SZ_MEN',
+    });
+    const notice = NOTICE_ITEMS.filter((n) => n.goods_noti_lisart_cd === '01');
+    expect(p.goodsNotiItemCodeList.map((n: { goodsNotiItemCd: string }) => n.goodsNotiItemCd)).to.deep.equal(notice.map((n) => n.goods_noti_item_cd));
+    const noticeValue = (nm: string) => p.goodsNotiItemCodeList.find((n: { notiItemNm: string }) => n.notiItemNm === nm).notiItemCmt;
+    expect(noticeValue('색상')).to.equal('블랙');
+    expect(noticeValue('치수')).to.equal('L');
+    expect(noticeValue('제품 소재')).to.equal('면');
+
+    const atts = ATTRIBUTES.filter((a) => a.std_ctg_no === '01010101');
+    expect(p.goodsCtgAttInfoList.map((a: { attCd: string }) => a.attCd)).to.deep.equal(atts.map((a) => a.att_cd));
+    const attVal = (cd: string) => p.goodsCtgAttInfoList.find((a: { attCd: string }) => a.attCd === cd);
+    expect(attVal('COLOR')).to.include({ attVal: '블랙', attValTypCd: '10', stdCtgNo: '01010101', dispSeq: '1' });
+    expect(attVal('SIZE').attVal).to.equal('L');
+    expect(attVal('MATERIAL').attVal).to.equal('면');
+    expect(p.stdCtgCandidates[0]).to.include({ stdCtgNo: '01010101' });
+    expect(p.stdCtgCandidates.length).to.be.within(1, 5);
+    expect(p.schKwdNm.split(',')).to.include.members(['나이키', '반팔티셔츠', '블랙']);
+  });
+
+  it('when any name is filled, then only the fields the spec allows appear (no price, delivery, images, display category, stock)', async () => {
+    for (const name of ['Nike 반팔티셔츠 블랙', '에이스 전기밥솥 6인용', '이름없는 물건']) {
+      const res = await fill(name);
+      const extra = Object.keys(res.body.payload).filter((k) => !ALLOWED.has(k));
+      expect(extra, name).to.deep.equal([]);
+    }
+  });
+
+  it('when the brand is run together with the goods word, then the longest name inside the unspaced text wins (닥터마틴 over 마틴)', async () => {
+    const p = (await fill('닥터마틴첼시부츠 블랙')).body.payload;
+    expect(p).to.include({ brandNo: 'B003', brandMatchStatus: 'EXACT', brandConfidence: 'MEDIUM' });
+  });
+
+  it('when the brand is misspelt by one jamo, then a fuzzy match with its reason', async () => {
+    const p = (await fill('뉴발란쓰 러닝화 270')).body.payload;
+    expect(p).to.include({ brandNo: 'B002', brandMatchStatus: 'FUZZY' });
+    expect(p.brandReason).to.include('뉴발란스');
+    expect(p).to.include({ stdCtgNo: '02010101' });
+    expect(p.goodsCtgAttInfoList.find((a: { attCd: string }) => a.attCd === 'SHOE_SIZE').attVal).to.equal('270');
+  });
+
+  it('when the name is a word two brands share, then AMBIGUOUS without a brand number', async () => {
+    const p = (await fill('에이스 전기밥솥 6인용')).body.payload;
+    expect(p).to.include({ brandMatchStatus: 'AMBIGUOUS', brandConfidence: 'LOW' });
+    expect(p).to.not.have.property('brandNo');
+    expect(p.brandReason).to.include('B005').and.to.include('B006');
+    // The category still follows from the name, and with it the safety flags of that leaf.
+    expect(p).to.include({ stdCtgNo: '03010101', safeCertiNeedYn: 'Y', safeCertiTgtYn: 'Y', mdId: 'md004', mdNm: '최밥솥 MD' });
+  });
+
+  it('when the name names a retired brand or none, then NOT_FOUND', async () => {
+    for (const name of ['올드브랜드 반팔티셔츠', '무명 반팔티셔츠']) {
+      const p = (await fill(name)).body.payload;
+      expect(p, name).to.include({ brandMatchStatus: 'NOT_FOUND' });
+      expect(p, name).to.not.have.property('brandNo');
+    }
+  });
+
+  it('when two leaves are equally similar, then candidates but no accepted category and nothing derived from one', async () => {
+    const p = (await fill('나이키 티셔츠')).body.payload;
+    const top = p.stdCtgCandidates.slice(0, 2).map((c: { stdCtgNo: string }) => c.stdCtgNo).sort();
+    expect(top).to.deep.equal(['01010101', '01010102']);
+    expect(p.stdCtgCandidates[0].score - p.stdCtgCandidates[1].score).to.be.lessThan(0.05);
+    for (const k of ['stdCtgNo', 'stdCtgHierarchy', 'mdId', 'goodsNotiLisartCd', 'goodsCtgAttInfoList', 'szGdeCd']) expect(p).to.not.have.property(k);
+  });
+
+  it('when the name says nothing about any category, then no category is accepted', async () => {
+    const p = (await fill('나이키 선물')).body.payload;
+    expect(p).to.not.have.property('stdCtgNo');
+    expect(p.brandNo).to.equal('B001');
+  });
+
+  it('when auto-fill runs, then no table changes (checksums before and after)', async () => {
+    const before = await tableChecksums(db.knex);
+    for (const name of ['Nike 반팔티셔츠 블랙 L', '에이스 전기밥솥', '뉴발 러닝화 260']) expect((await fill(name)).status).to.equal(200);
+    expect(await tableChecksums(db.knex)).to.deep.equal(before);
+  });
+
+  it('when productName is missing or empty, then 900 in the envelope naming productName', async () => {
+    for (const body of [undefined, '']) {
+      const res = await fill(body);
+      expectFieldRefused(res, 'productName');
+      expect(res.body).to.include({ error: true, payload: null });
+    }
+  });
+});
