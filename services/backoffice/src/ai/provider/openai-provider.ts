@@ -81,7 +81,8 @@ export class OpenAiProvider implements AiProvider {
       if (!out || typeof out !== 'object') throw new OutputParserException('the model answered no JSON object');
       return out as T;
     } catch (err) {
-      if (err instanceof OutputParserException || (err as Error)?.name === 'OutputParserException') {
+      // JSON.parse's SyntaxError reaches here unwrapped when the content is not JSON at all.
+      if (err instanceof OutputParserException || err instanceof SyntaxError || (err as Error)?.name === 'OutputParserException') {
         throw new AppError('AI_BAD_OUTPUT', { message: `The AI provider answered in an unusable form: ${(err as Error).message}`.slice(0, 500), cause: err, isOperational: true });
       }
       throw err;
