@@ -237,8 +237,9 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
         await rival('mbr').insert(Array.from({ length: 50 }, (_, i) => ({ mbr_no: `K14-F${i}`, mbr_nm: 'filler', mbr_stat_cd: '10', staff_yn: 'N' })));
         await rival('staff_dc_lim_idem').where({ idem_key: 'key-k14' }).forUpdate().first();
         await gate.commit();
+        // The rival holds the key record, so once the request's update of it runs, it waits.
         await until(async () => {
-          const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE 'update `staff_dc_lim_idem`%'");
+          const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'update `staff_dc_lim_idem`%'", [db.name]);
           return rows[0].n > 0;
         }, 'the request to wait for the key record');
         // Closes the cycle: the rival now waits for the limit row the request holds.
