@@ -3,3 +3,5 @@ export * from './migrate.ts';
 export * from './platform-time.ts';
 export * from './migrations/index.ts';
 export * from './generator/masters.ts';
+export { seedDatabases, BO_SOURCE_TABLES, MEMBER_TABLES, type SeedOptions, type SeedResult, type SeedProgress } from './generator/seed-databases.ts';
+export { seedDemo, DEMO_SIZE } from './generator/seed-demo.ts';

@@ -74,6 +74,8 @@ export interface BrandInfo {
   seed: Pick<BrandSeed, 'roots' | 'imported' | 'home'>;
   /** The supplier that carries most of this brand's goods. */
   homeEntrNo: string;
+  /** A real, well-known brand (carries more goods than the invented ones). */
+  known: boolean;
 }
 
 /** Masters plus the lookups the activity generator draws from. */
@@ -160,7 +162,7 @@ function buildBrands(random: Random, suppliers: EntrRow[]) {
     const suffix = suffixOf.get(s.nm);
     const aliases = suffix === undefined ? [s.eng, ...s.aliases] : inventedAliases(s.nm, s.eng, suffix, random);
     for (const alias_nm of distinctAliases(s.nm, aliases)) brand_alias.push({ brand_no: row.brand_no, alias_nm });
-    brands.push({ row, seed: s, homeEntrNo: random.pick(suppliers).entr_no });
+    brands.push({ row, seed: s, homeEntrNo: random.pick(suppliers).entr_no, known: i < REAL_BRANDS.length });
   });
   return { brand, brand_alias, brands };
 }

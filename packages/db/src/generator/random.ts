@@ -78,3 +78,40 @@ export function drawCumulative(cdf: Float64Array, r: number): number {
   }
   return lo;
 }
+
+/**
+ * Walker's alias table: draws an index in proportion to its weight in O(1), for the hot
+ * loops that draw goods millions of times.
+ */
+export interface AliasTable {
+  draw(next: () => number): number;
+}
+
+export function aliasTable(weights: readonly number[]): AliasTable {
+  const n = weights.length;
+  const total = weights.reduce((a, b) => a + b, 0);
+  const prob = new Float64Array(n);
+  const alias = new Int32Array(n);
+  const scaled = weights.map((w) => (w * n) / total);
+  const small: number[] = [];
+  const large: number[] = [];
+  scaled.forEach((p, i) => (p < 1 ? small : large).push(i));
+  while (small.length > 0 && large.length > 0) {
+    const s = small.pop()!;
+    const l = large.pop()!;
+    prob[s] = scaled[s]!;
+    alias[s] = l;
+    scaled[l] = scaled[l]! + scaled[s]! - 1;
+    (scaled[l]! < 1 ? small : large).push(l);
+  }
+  for (const i of [...small, ...large]) {
+    prob[i] = 1;
+    alias[i] = i;
+  }
+  return {
+    draw: (next) => {
+      const i = Math.floor(next() * n);
+      return next() < prob[i]! ? i : alias[i]!;
+    },
+  };
+}
