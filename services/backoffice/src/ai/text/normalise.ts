@@ -72,7 +72,7 @@ function isDecoration(inner: string): boolean {
  * spaces collapsed. Hyphens and dots inside words survive (model codes like `ab-120`, `1.5l`).
  */
 export function normaliseText(text: string): string {
-  const folded = foldCase(text).replace(BRACKETED, (whole, inner: string) => (isDecoration(inner) ? ' ' : ` ${inner} `));
+  const folded = foldCase(text).replace(BRACKETED, (_whole, inner: string) => (isDecoration(inner) ? ' ' : ` ${inner} `));
   return folded
     .replace(/[★☆♥♡※!?~*"'`^|_=;:#@$%]+/g, ' ')
     .replace(/[[\](){}【】〔〕<>「」『』,/·+&]+/g, ' ')
