@@ -46,19 +46,19 @@ export const OPERATIONS: readonly OperationSpec[] = [
   bo({ method: 'get', path: '/v2/statistics/period/sales-status/graph-data', operationId: 'getPeriodSalesStatusGraphData', tag: 'Statistics', summary: `${periodSummary}: graph data (GET)`, query: st.PeriodStatusRequest, response: st.OrderStatusRow }),
   bo({ method: 'get', path: '/v2/statistics/period/hourly/sales-status/graph-data', operationId: 'getHourlySalesStatusGraphData', tag: 'Statistics', summary: `${hourlySummary}: graph data (GET)`, query: st.HourlyStatusRequest, response: st.OrderStatusRow }),
   // 4.3 lists and downloads
-  bo({ method: 'get', path: '/v2/statistics/category/sales-status', operationId: 'getCategorySalesStatusTop', tag: 'Statistics', summary: 'TOP-N standard categories by net amount (no paging)', query: st.CategoryStatusRequest, response: st.CategoryTopList }),
+  bo({ method: 'get', path: '/v2/statistics/category/sales-status', operationId: 'getCategorySalesStatusTop', tag: 'Statistics', summary: 'TOP-N standard categories by net amount (no paging; supplier tokens: 403)', query: st.CategoryStatusRequest, response: st.CategoryTopList }),
   bo({ method: 'get', path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusList', operationId: 'getPeriodBasedStatusList', tag: 'Statistics', summary: `${periodSummary}: grid list`, query: st.PeriodStatusRequest, response: st.OrderStatusList }),
   bo({ method: 'get', path: '/v1/statistics/periodBasedStatus/downloadPeriodBasedStatusExcel', operationId: 'downloadPeriodBasedStatusExcel', tag: 'Statistics', summary: `${periodSummary}: Excel download`, query: st.PeriodStatusRequest, response: 'excel' }),
-  bo({ method: 'get', path: '/v1/statistics/payWayStatus/getPayWayStatusList', operationId: 'getPayWayStatusList', tag: 'Statistics', summary: 'Status by payment method: grid list', query: st.PayWayStatusRequest, response: st.PayWayStatusList }),
-  bo({ method: 'get', path: '/v1/statistics/payWayStatus/payWayStatusExcelDownload', operationId: 'payWayStatusExcelDownload', tag: 'Statistics', summary: 'Status by payment method: Excel download', query: st.PayWayStatusRequest, response: 'excel' }),
+  bo({ method: 'get', path: '/v1/statistics/payWayStatus/getPayWayStatusList', operationId: 'getPayWayStatusList', tag: 'Statistics', summary: 'Status by payment method: grid list (supplier tokens: 403)', query: st.PayWayStatusRequest, response: st.PayWayStatusList }),
+  bo({ method: 'get', path: '/v1/statistics/payWayStatus/payWayStatusExcelDownload', operationId: 'payWayStatusExcelDownload', tag: 'Statistics', summary: 'Status by payment method: Excel download (supplier tokens: 403)', query: st.PayWayStatusRequest, response: 'excel' }),
   bo({ method: 'get', path: '/v1/statistics/hourBasedStatus/getHourBasedStatusList', operationId: 'getHourBasedStatusList', tag: 'Statistics', summary: `${hourlySummary}: grid list`, query: st.HourlyStatusRequest, response: st.OrderStatusList }),
   bo({ method: 'get', path: '/v1/statistics/hourBasedStatus/downloadHourBasedStatusExcel', operationId: 'downloadHourBasedStatusExcel', tag: 'Statistics', summary: `${hourlySummary}: Excel download`, query: withRequired(st.HourlyStatusRequest, 'fileName'), response: 'excel' }),
   bo({ method: 'get', path: '/v1/statistics/goodsStatus/getGoodsStatusList', operationId: 'getGoodsStatusList', tag: 'Statistics', summary: 'Status by goods: grid list', query: st.GoodsStatusRequest, response: st.GoodsStatusList }),
   bo({ method: 'get', path: '/v1/statistics/goodsStatus/downloadGoodsStatusExcel', operationId: 'downloadGoodsStatusExcel', tag: 'Statistics', summary: 'Status by goods: Excel download', query: withRequired(st.GoodsStatusRequest, 'fileName'), response: 'excel' }),
   bo({ method: 'get', path: '/v1/statistics/enterpriseStatus/getEnterpriseStatusList', operationId: 'getEnterpriseStatusList', tag: 'Statistics', summary: 'Status by supplier: grid list', query: st.EnterpriseStatusRequest, response: st.EnterpriseStatusList }),
   bo({ method: 'get', path: '/v1/statistics/enterpriseStatus/downloadEnterpriseStatusExcel', operationId: 'downloadEnterpriseStatusExcel', tag: 'Statistics', summary: 'Status by supplier: Excel download', query: withRequired(st.EnterpriseStatusRequest, 'fileName'), response: 'excel' }),
-  bo({ method: 'get', path: '/v1/statistics/categoryStatus/getCategoryStatusList', operationId: 'getCategoryStatusList', tag: 'Statistics', summary: 'Status by standard category: grid list', query: st.CategoryStatusRequest, response: st.CategoryStatusList }),
-  bo({ method: 'get', path: '/v1/statistics/categoryStatus/categoryStatusExcelDownload', operationId: 'categoryStatusExcelDownload', tag: 'Statistics', summary: 'Status by standard category: Excel download', query: st.CategoryStatusRequest, response: 'excel' }),
+  bo({ method: 'get', path: '/v1/statistics/categoryStatus/getCategoryStatusList', operationId: 'getCategoryStatusList', tag: 'Statistics', summary: 'Status by standard category: grid list (supplier tokens: 403)', query: st.CategoryStatusRequest, response: st.CategoryStatusList }),
+  bo({ method: 'get', path: '/v1/statistics/categoryStatus/categoryStatusExcelDownload', operationId: 'categoryStatusExcelDownload', tag: 'Statistics', summary: 'Status by standard category: Excel download (supplier tokens: 403)', query: st.CategoryStatusRequest, response: 'excel' }),
   // 4.4 dashboard
   bo({ method: 'get', path: '/v2/dashboard/goods/sale-stock-status', operationId: 'getGoodsSaleStockStatus', tag: 'Dashboard', summary: 'Goods counts by sale status', query: db.SaleStockStatusRequest, response: db.SaleStockStatus }),
   bo({ method: 'get', path: '/v2/dashboard/goods/restock-notice-status', operationId: 'getRestockNoticeStatus', tag: 'Dashboard', summary: 'Restock-notice requests waiting, most requested goods first', query: db.RestockNoticeStatusRequest, response: db.RestockNoticeStatus }),
@@ -73,7 +73,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 function withRequired(schema: TObject, field: 'fileName'): TObject {
   const id = (schema as TObject & { $id?: string }).$id;
   return Type.Object(
-    { ...schema.properties, [field]: Type.String({ minLength: 1, description: 'Excel file name' }) },
+    { ...schema.properties, [field]: Type.String({ minLength: 1, maxLength: 200, description: 'Excel file name (.xlsx is added when missing)' }) },
     { $id: `${id}WithFileName` },
   );
 }

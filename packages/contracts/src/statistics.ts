@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AgrtGb, DateString, ListWrapper, MonthString } from './common.ts';
 
 const Str = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
+/** A query condition no longer than its source column (DATA-MODEL.md), so a typo fails as a validation error. */
+const Cond = (description: string, maxLength: number) => Type.Optional(Type.String({ description, minLength: 1, maxLength }));
 const Amount = (description: string) => Type.Number({ description });
 const Qty = (description: string) => Type.Integer({ format: 'int32', description });
 const Int64 = (description: string) => Type.Integer({ format: 'int64', description });
@@ -10,13 +12,22 @@ export const CalendarType = Type.Union([Type.Literal('date'), Type.Literal('mont
   description: 'date: one row per day; month: one row per month',
 });
 
+const StdCtgNo = Cond('standard category number; matches the category and every category below it', 20);
+const MdId = Cond('responsible MD id', 50);
+const EntrNo = Cond('supplier number; a token with a supplier may only name its own (none = its own)', 20);
+const GoodsNo = Cond('goods number', 20);
+const SiteNo = Cond('site number', 10);
+const FileName = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 200, description: 'Excel file name (.xlsx is added when missing); default <report>-<yyyyMMdd>.xlsx' }),
+);
+
 const commonFilters = {
-  stdCtgNo: Str('standard category number; matches the category and every category below it'),
-  mdId: Str('responsible MD id'),
-  entrNo: Str('supplier number'),
-  brandNo: Str('brand number'),
-  goodsNo: Str('goods number'),
-  siteNo: Str('site number'),
+  stdCtgNo: StdCtgNo,
+  mdId: MdId,
+  entrNo: EntrNo,
+  brandNo: Cond('brand number', 20),
+  goodsNo: GoodsNo,
+  siteNo: SiteNo,
 };
 
 /** Period graph data and period list/Excel (spec 4.2, 4.3). */
@@ -29,7 +40,7 @@ export const PeriodStatusRequest = Type.Object(
     endMonth: Type.Optional(MonthString('last month, inclusive (calendarType month)')),
     ...commonFilters,
     agrtGb: AgrtGb,
-    fileName: Str('Excel file name (downloads only)'),
+    fileName: FileName,
   },
   { $id: 'PeriodStatusRequest' },
 );
@@ -41,7 +52,7 @@ export const HourlyStatusRequest = Type.Object(
     targetDate: DateString('the day whose 24 hours are reported'),
     ...commonFilters,
     agrtGb: AgrtGb,
-    fileName: Str('Excel file name (downloads only)'),
+    fileName: FileName,
   },
   { $id: 'HourlyStatusRequest' },
 );
@@ -56,10 +67,10 @@ const rangeFields = {
 export const CategoryStatusRequest = Type.Object(
   {
     ...rangeFields,
-    stdCtgNo: Str('standard category number; matches the category and every category below it'),
-    mdId: Str('responsible MD id'),
-    siteNo: Str('site number'),
-    fileName: Str('Excel file name (downloads only)'),
+    stdCtgNo: StdCtgNo,
+    mdId: MdId,
+    siteNo: SiteNo,
+    fileName: FileName,
   },
   { $id: 'CategoryStatusRequest' },
 );
@@ -68,9 +79,9 @@ export type CategoryStatusRequest = Static<typeof CategoryStatusRequest>;
 export const PayWayStatusRequest = Type.Object(
   {
     ...rangeFields,
-    payWayCd: Str('payment method, common code OM013'),
-    siteNo: Str('site number'),
-    fileName: Str('Excel file name (downloads only)'),
+    payWayCd: Cond('payment method, common code OM013', 10),
+    siteNo: SiteNo,
+    fileName: FileName,
   },
   { $id: 'PayWayStatusRequest' },
 );
@@ -79,10 +90,10 @@ export type PayWayStatusRequest = Static<typeof PayWayStatusRequest>;
 export const GoodsStatusRequest = Type.Object(
   {
     ...rangeFields,
-    goodsNo: Str('goods number'),
-    entrNo: Str('supplier number'),
-    siteNo: Str('site number'),
-    fileName: Str('Excel file name'),
+    goodsNo: GoodsNo,
+    entrNo: EntrNo,
+    siteNo: SiteNo,
+    fileName: FileName,
   },
   { $id: 'GoodsStatusRequest' },
 );
@@ -91,9 +102,9 @@ export type GoodsStatusRequest = Static<typeof GoodsStatusRequest>;
 export const EnterpriseStatusRequest = Type.Object(
   {
     ...rangeFields,
-    entrNo: Str('supplier number'),
-    siteNo: Str('site number'),
-    fileName: Str('Excel file name'),
+    entrNo: EntrNo,
+    siteNo: SiteNo,
+    fileName: FileName,
   },
   { $id: 'EnterpriseStatusRequest' },
 );
@@ -120,19 +131,21 @@ const amounts = {
 
 export const OrderStatusRow = Type.Object(
   {
-    agrtDt: Str('yyyyMMdd / yyyyMM in period results; 00~01 … 23~24 in hourly results'),
-    imgPath: Str(),
-    goodsNo: Str(),
-    goodsNm: Str(),
-    siteNo: Str(),
-    siteNm: Str(),
-    stdCtgNo: Str(),
-    stdCtgNm: Str(),
-    mdId: Str(),
-    mdNm: Str(),
-    entrNo: Str(),
-    entrNm: Str(),
-    brandNm: Str(),
+    agrtDt: Str(
+      'list rows: yyyyMMdd / yyyyMM (period) or 00~01 … 23~24 (hourly); graph data: the range yyyyMMdd~yyyyMMdd / yyyyMM~yyyyMM, or the target day',
+    ),
+    imgPath: Str('image of the goods condition, when goodsNo was given'),
+    goodsNo: Str('the goodsNo condition, when given'),
+    goodsNm: Str('name of the goodsNo condition'),
+    siteNo: Str('the siteNo condition, when given'),
+    siteNm: Str('name of the siteNo condition'),
+    stdCtgNo: Str('the stdCtgNo condition, when given'),
+    stdCtgNm: Str('name of the stdCtgNo condition'),
+    mdId: Str('the mdId condition, when given'),
+    mdNm: Str('name of the mdId condition'),
+    entrNo: Str('the supplier condition (a supplier token: its own), when given'),
+    entrNm: Str('name of the supplier condition'),
+    brandNm: Str('name of the brandNo condition, when given'),
     ...amounts,
     finalOrdAmt: Int64('net order amount'),
     ordQty: Qty('order quantity'),

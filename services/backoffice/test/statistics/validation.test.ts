@@ -132,6 +132,13 @@ describe('statistics: request validation', () => {
     });
   }
 
+  it('when a condition is longer than its source column or the file name longer than 200, then 900 naming it', async () => {
+    expectFieldRefused(await call(PERIOD_OPS[0]!, { ...PERIOD_DATE, siteNo: 'S'.repeat(11) }), 'siteNo');
+    expectFieldRefused(await call(PERIOD_OPS[2]!, { ...PERIOD_DATE, stdCtgNo: 'C'.repeat(21) }), 'stdCtgNo');
+    expectFieldRefused(await call(RANGE_OPS[3]!, { ...RANGE, payWayCd: '1'.repeat(11) }), 'payWayCd');
+    expectFieldRefused(await call(RANGE_OPS[6]!, { ...RANGE, fileName: '가'.repeat(201) }), 'fileName');
+  });
+
   it('when both date fields are missing, then one answer names both', async () => {
     const res = await call(PERIOD_OPS[0]!, { calendarType: 'date', agrtGb: '01' });
     expectFieldRefused(res, 'startDate');
