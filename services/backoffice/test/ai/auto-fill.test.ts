@@ -135,3 +135,29 @@ describe('AI auto-fill (offline provider)', () => {
     }
   });
 });
+
+describe('AI auto-fill masters in memory', () => {
+  let db: TestDatabase;
+
+  before(async () => {
+    db = await aiDatabase('ai_masters');
+    await insertAiMasters(db.knex);
+  });
+  after(() => db.drop());
+
+  it('when a brand is added to the master, then auto-fill knows it once the copy in memory is older than AI_MASTER_REFRESH_MS', async () => {
+    const app = aiApp(db, { AI_MASTER_REFRESH_MS: '1000' });
+    const fill = () => request(app).post(AUTO_FILL).set('Authorization', ADMIN_AUTH).send({ productName: '새브랜드 반팔티셔츠' });
+    expect((await fill()).body.payload.brandMatchStatus).to.equal('NOT_FOUND');
+    await db.knex('brand').insert({ brand_no: 'B100', brand_nm: '새브랜드', brand_eng_nm: null, use_yn: 'Y' });
+    expect((await fill()).body.payload.brandMatchStatus, 'still the loaded copy').to.equal('NOT_FOUND');
+    await new Promise((r) => setTimeout(r, 1100));
+    await fill(); // served from the old copy while the reload runs
+    let payload = (await fill()).body.payload;
+    for (let i = 0; i < 20 && payload.brandNo !== 'B100'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      payload = (await fill()).body.payload;
+    }
+    expect(payload).to.include({ brandNo: 'B100', brandMatchStatus: 'EXACT' });
+  });
+});

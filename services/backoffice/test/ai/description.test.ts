@@ -8,7 +8,7 @@ const DESC_V2 = `${BO}/v2/goods/ai/getAiGoodsDesc`;
 const DESC_V1 = `${BO}/v1/goods/ai/getAiGoodsDesc`;
 
 /** Document pages of G001: a spec sheet of two pages, a care guide, and an unrelated page (a shipping notice). */
-export const PAGES = [
+const PAGES = [
   {
     goods_no: 'G001',
     file_nm: 'spec-sheet.pdf',

@@ -80,6 +80,19 @@ describe('AI with a model: the real ChatOpenAI client against a loopback OpenAI-
     expect(res.body.payload.seoTitleNm).to.equal('나이키 반팔티셔츠 블랙 | 여름 필수템');
   });
 
+  it('when AI_STRUCTURED_METHOD is functionCalling, then the schema is sent as a forced tool and its arguments are verified the same way', async () => {
+    stub.responder = () => ({ content: modelAutoFill({ brandNm: '구찌', stdCtgNo: '03010101' }) });
+    const res = await autoFill('나이키 반팔티셔츠 블랙', appWith({ AI_STRUCTURED_METHOD: 'functionCalling' }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const sent = stub.requests[0]! as ChatRequest & { tool_choice?: { function?: { name: string } } };
+    expect(sent.response_format).to.equal(undefined);
+    const fn = (sent.tools![0] as { function: { name: string; parameters: { properties: Record<string, unknown> } } }).function;
+    expect(fn.name).to.equal('goods_auto_fill');
+    expect(fn.parameters.properties).to.have.property('stdCtgNo');
+    expect(sent.tool_choice?.function?.name).to.equal('goods_auto_fill');
+    expect(res.body.payload).to.include({ brandNo: 'B001', stdCtgNo: '01010101' });
+  });
+
   it('when the model names a brand that is not in the master, then verification answers the master brand found in the name', async () => {
     stub.responder = () => ({ content: modelAutoFill({ brandNm: '구찌' }) });
     const p = (await autoFill('나이끼 반팔티셔츠 블랙')).body.payload;

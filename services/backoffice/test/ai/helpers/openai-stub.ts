@@ -42,13 +42,18 @@ export class OpenAiStub {
             res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'stub failure', type: 'server_error' } }));
             return;
           }
+          // With tools (structured output by function calling) the answer is a call of the forced tool.
+          const tool = (body.tools?.[0] as { function?: { name: string } } | undefined)?.function?.name;
+          const message = tool
+            ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: tool, arguments: answer.content } }] }
+            : { role: 'assistant', content: answer.content };
           res.writeHead(200, { 'content-type': 'application/json' }).end(
             JSON.stringify({
               id: `chatcmpl-${this.requests.length}`,
               object: 'chat.completion',
               created: 1_700_000_000,
               model: body.model,
-              choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: 'stop' }],
+              choices: [{ index: 0, message, finish_reason: tool ? 'tool_calls' : 'stop' }],
               usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
             }),
           );
