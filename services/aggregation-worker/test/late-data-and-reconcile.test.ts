@@ -6,7 +6,7 @@ import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
 import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, expectedInflow, storedRows } from './helpers/expected.ts';
-import { capturingLogger, createTestQueues, startTestWorkers, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';
+import { capturingLogger, createTestQueues, startTestWorkers, waitFor, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01'];
 const DAILY = ['category', 'payway', 'goods', 'entr'] as const;
@@ -66,7 +66,47 @@ describe('late data and nightly reconciliation', () => {
     expect(queued.map((q) => q.jobId).sort()).to.deep.equal(DAILY.map((k) => `build-${k}-2026-04-30`).sort());
     await waitForJobs(env.queues.build, queued.map((q) => q.jobId));
     for (const kind of DAILY) expect(await storedRows(db.knex, kind, '2026-04-30')).to.deep.equal(expectedDaily(data, kind, '2026-04-30'));
-    expect(await lateRuns(), 'the mark moved past the late event').to.deep.equal([]);
+    const highest = Math.max(...(await db.knex('ord_stat_evt').pluck('evt_no')).map(Number));
+    expect(await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first(), 'the mark moved past the late event').to.include({
+      last_no: highest,
+    });
+    expect(await lateRuns()).to.deep.equal([]);
+  });
+
+  it('when late data arrives for a day whose build is running, then the mark stays until a build has surely seen it', async () => {
+    const day = '2026-04-29';
+    const markBefore = (await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()).last_no;
+    // Hold one row of the day so the build started now stays in the middle of its work.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const holder = db.knex.transaction(async (trx) => {
+      await trx('agg_ctg_daily').where({ agrt_dt: day }).first().forUpdate();
+      await held;
+    });
+    await env.queues.build.add('category', { kind: 'category', day, requestedBy: 'cli' }, { jobId: `build-category-${day}` });
+    await waitFor('the build to wait on the held row', async () => {
+      const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_ctg_daily%'", [db.name]);
+      return Number(rows[0].n) > 0;
+    });
+    const e = data.events.find((x) => x.evt_dtm.startsWith(day))!;
+    const late: EvtRow = { ...e, ord_goods_seq: 10, evt_dtm: `${day} 12:00:00`, amt: 5000, qty: 1 };
+    await db.knex('ord_stat_evt').insert(late);
+    data.events.push(late);
+
+    const queued = await lateRuns();
+    expect(queued.map((q) => q.jobId).sort()).to.deep.equal(DAILY.map((k) => `build-${k}-${day}`).sort());
+    expect((await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()).last_no, 'the mark waits').to.equal(markBefore);
+
+    release();
+    await holder;
+    await waitForJobs(env.queues.build, queued.map((q) => q.jobId));
+    for (const kind of DAILY) expect(await storedRows(db.knex, kind, day)).to.deep.equal(expectedDaily(data, kind, day));
+    // The running build may or may not have seen the late row; the next runs settle it and then stop.
+    const again = await lateRuns();
+    expect([[], [`build-category-${day}`]]).to.deep.include(again.map((q) => q.jobId));
+    await waitForJobs(env.queues.build, again.map((q) => q.jobId));
+    expect(await lateRuns()).to.deep.equal([]);
+    expect(await storedRows(db.knex, 'category', day)).to.deep.equal(expectedDaily(data, 'category', day));
   });
 
   it('when a page view arrives for an already built hour, then that inflow hour is rebuilt', async () => {

@@ -16,6 +16,8 @@ export interface Enqueued {
   job: Job<AggregateJobData>;
   /** True when a pending job for the same target was reused. */
   collapsed: boolean;
+  /** The reused job was already running, so it may have read its rows before the request's cause. */
+  collapsedIntoRunning: boolean;
 }
 
 /**
@@ -27,13 +29,13 @@ export async function enqueueBuild(queue: Queue<AggregateJobData>, target: Build
   const existing = await queue.getJob(jobId);
   if (existing) {
     const state = await existing.getState();
-    if (PENDING.has(state)) return { jobId, job: existing, collapsed: true };
+    if (PENDING.has(state)) return { jobId, job: existing, collapsed: true, collapsedIntoRunning: state === 'active' };
     // A concurrent request may have replaced it already and its job may be running: then it is ours too.
     await existing.remove().catch(() => undefined);
   }
   const data: AggregateJobData = { kind: target.kind, day: target.day, requestedBy, ...(target.hour !== undefined ? { hour: target.hour } : {}) };
   const job = await queue.add(target.kind, data, { jobId });
-  return { jobId, job, collapsed: false };
+  return { jobId, job, collapsed: false, collapsedIntoRunning: false };
 }
 
 export async function enqueueBuilds(queue: Queue<AggregateJobData>, targets: BuildTarget[], requestedBy: AggregateJobData['requestedBy']): Promise<Enqueued[]> {

@@ -28,10 +28,13 @@ export interface ScheduleRunResult {
   queued: { target: string; jobId: string; requestedBy: AggregateJobData['requestedBy'] }[];
 }
 
+/** Queue the builds; true when every one is sure to read the rows as they are now. */
 async function queue(deps: ScheduleRunDeps, targets: BuildTarget[], requestedBy: AggregateJobData['requestedBy'], out: ScheduleRunResult) {
-  for (const e of await enqueueBuilds(deps.buildQueue, targets, requestedBy)) {
+  const enqueued = await enqueueBuilds(deps.buildQueue, targets, requestedBy);
+  for (const e of enqueued) {
     out.queued.push({ target: describeTarget({ kind: e.job.data.kind, day: e.job.data.day, hour: e.job.data.hour }), jobId: e.jobId, requestedBy });
   }
+  return enqueued.every((e) => !e.collapsedIntoRunning);
 }
 
 /** 09:00: the previous local day for the four daily kinds, plus days the look-back finds unbuilt. */
@@ -49,8 +52,9 @@ async function hourly(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   await queue(deps, await missingInflowHours(deps.knex, recentLocalHours(deps.timeZone, now, deps.catchUpHours)), 'schedule', out);
   const late = await findLateData(deps.knex);
   if (late.targets.length) deps.logger.info('late source rows found; rebuilding', { builds: late.targets.map(describeTarget) });
-  await queue(deps, late.targets, 'late-data', out);
-  await late.advance(platformTimestamp(deps.timeZone, now));
+  // A build already running may have read its day before the late rows came: keep the mark,
+  // so the next run looks again (and finds nothing if that build did see them).
+  if (await queue(deps, late.targets, 'late-data', out)) await late.advance(platformTimestamp(deps.timeZone, now));
 }
 
 /** Nightly: built days of the look-back whose totals differ from the events are rebuilt. */
