@@ -177,7 +177,7 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
   });
 
   it('when no sane X-Request-Id comes in, then the gateway makes one, passes it on and logs it', async () => {
-    for (const headers of [{}, { 'X-Request-Id': 'not sane at all' }]) {
+    for (const headers of [{}, { 'X-Request-Id': 'not sane at all' }] as Record<string, string>[]) {
       const seen = (await send(gatewayPort, { path: '/api/bo/health', headers })).json() as unknown as Seen;
       const id = seen.headers['x-request-id'] as string;
       expect(id).to.match(/^[0-9a-f]{32}$/);
