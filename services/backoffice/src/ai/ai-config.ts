@@ -34,13 +34,13 @@ export const aiConfigSchema = {
   AI_CATEGORY_MIN_SCORE: Type.Number({
     minimum: 0,
     maximum: 1,
-    default: 0.3,
+    default: 0.4,
     description: 'auto-fill accepts the top category only when its similarity is at least this',
   }),
   AI_CATEGORY_MIN_MARGIN: Type.Number({
     minimum: 0,
     maximum: 1,
-    default: 0.05,
+    default: 0.1,
     description: 'and when it leads the second candidate by at least this',
   }),
   AI_BRAND_FUZZY_MIN: Type.Number({
