@@ -61,6 +61,9 @@ const EVENT_MEASURES = `SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.amt ELSE 0 END) 
 const DAILY_MEASURES = `SUM(a.ord_amt) AS ordAmt, SUM(a.ord_qty) AS ordQty, SUM(a.cncl_amt) AS cnclAmt,
   SUM(a.cncl_qty) AS cnclQty, SUM(a.dc_amt_2nd) AS dcAmt2nd, SUM(a.dc_amt_3rd) AS dcAmt3rd`;
 
+/** The measures of a grouped derived table `s`. */
+const S_MEASURES = ['s.ordAmt', 's.ordQty', 's.cnclAmt', 's.cnclQty', 's.dcAmt2nd', 's.dcAmt3rd'];
+
 /** Net amount of a grouped row, the sort key of every aggregate list. */
 const NET_DESC = 's.ordAmt - s.cnclAmt DESC';
 
@@ -171,7 +174,7 @@ export async function categoryTotals(
   if (f.mdId) sums.where('a.md_id', f.mdId);
   if (f.stdCtgNo) inCategoryTree(sums, 'a.std_ctg_no');
   const q = knex
-    .select('s.*', { stdCtgNo: 's.std_ctg_no', mdId: 's.md_id', stdCtgNm: 'c.std_ctg_nm', mdNm: 'u.user_nm' })
+    .select(...S_MEASURES, { stdCtgNo: 's.std_ctg_no', mdId: 's.md_id', stdCtgNm: 'c.std_ctg_nm', mdNm: 'u.user_nm' })
     .from(sums.as('s'))
     .leftJoin('std_ctg as c', 'c.std_ctg_no', 's.std_ctg_no')
     .leftJoin('bo_user as u', 'u.user_id', 's.md_id')
@@ -188,7 +191,7 @@ export async function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?
   const sums = dailySums(knex, 'agg_payway_daily', scope).select('a.pay_way_cd').groupBy('a.pay_way_cd');
   if (f.payWayCd) sums.where('a.pay_way_cd', f.payWayCd);
   return knex
-    .select('s.*', { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
+    .select(...S_MEASURES, { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
     .from(sums.as('s'))
     .leftJoin('cm_cd as c', (on) => on.on('c.cd', 's.pay_way_cd').andOnVal('c.grp_cd', CODE_GROUPS.PAYMENT_METHOD))
     .orderByRaw(`${NET_DESC}, s.pay_way_cd`);
@@ -217,7 +220,7 @@ export async function goodsTotals(
   if (f.goodsNo) sums.where('a.goods_no', f.goodsNo);
   if (f.entrNo) sums.where('a.entr_no', f.entrNo);
   return knex
-    .select('s.*', { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
+    .select(...S_MEASURES, { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
     .from(sums.as('s'))
     .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
     .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
@@ -231,7 +234,7 @@ export async function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrN
   const sums = dailySums(knex, 'agg_entr_daily', scope).select('a.entr_no').groupBy('a.entr_no');
   if (f.entrNo) sums.where('a.entr_no', f.entrNo);
   return knex
-    .select('s.*', { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
+    .select(...S_MEASURES, { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
     .from(sums.as('s'))
     .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
     .orderByRaw(`${NET_DESC}, s.entr_no`);
