@@ -102,8 +102,8 @@ function parseOptions(argv: string[]): SeedOptions {
   if (!Number.isInteger(seed)) fail(`--seed must be a whole number (got "${values.seed}")`);
   const eventsPerDay = wholeNumber('events-per-day', values['events-per-day']);
   return {
-    boUrl: values['bo-url'] ?? process.env.BO_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bo',
-    memberUrl: values['member-url'] ?? process.env.MEMBER_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/member',
+    boUrl: values['bo-url'] ?? (process.env.BO_DATABASE_URL || 'mysql://root@127.0.0.1:3306/bo'),
+    memberUrl: values['member-url'] ?? (process.env.MEMBER_DATABASE_URL || 'mysql://root@127.0.0.1:3306/member'),
     seed,
     days: wholeNumber('days', values.days) ?? DEMO_SIZE.days,
     goods: wholeNumber('goods', values.goods) ?? DEMO_SIZE.goods,
@@ -111,7 +111,7 @@ function parseOptions(argv: string[]): SeedOptions {
     events: eventsPerDay ? undefined : (wholeNumber('events', values.events) ?? DEMO_SIZE.events),
     inflowRatio,
     endDate,
-    timeZone: process.env.PLATFORM_TIME_ZONE ?? 'Asia/Seoul',
+    timeZone: process.env.PLATFORM_TIME_ZONE || 'Asia/Seoul',
     ifEmpty: values['if-empty'] ?? false,
     truncate: values.truncate ?? false,
     loadMethod: loadMethod as SeedOptions['loadMethod'],
