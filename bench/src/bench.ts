@@ -1,2 +1,70 @@
-// The benchmark runner is built by the benchmarks issue.
-console.log('bench: not built yet');
+/**
+ * `pnpm bench -- --scale small|full`: generate or reuse a data set, start the processes, measure
+ * every hot path next to its reference from the same run, print the table and write
+ * `bench/results/<date>.json` and `.md`. A row whose piece is missing prints why instead of a
+ * figure; the run itself only fails when the harness cannot start.
+ */
+import { createKnex } from '@bo/db';
+import { runMain } from '@bo/service-kit';
+import { createContext } from './context.ts';
+import { prepareMainDataset } from './dataset/prepare.ts';
+import { databaseUrl, dropBenchDatabases } from './infra/databases.ts';
+import { parseOptions } from './options.ts';
+import { renderTables, tally } from './report/render.ts';
+import { environmentLine, writeResults } from './report/results-files.ts';
+import { SECTION_RUNNERS } from './sections.ts';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function databaseVersion(serverUrl: string): Promise<string> {
+  const knex = createKnex(databaseUrl({ serverUrl }, ''), { poolMax: 1 });
+  try {
+    const [rows] = (await knex.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
+    return rows[0]!.v.includes('MariaDB') ? `MariaDB ${rows[0]!.v.split('-')[0]}` : `MySQL ${rows[0]!.v}`;
+  } finally {
+    await knex.destroy();
+  }
+}
+
+await runMain(async () => {
+  const options = parseOptions(process.argv.slice(2));
+  const started = Date.now();
+  const command = `pnpm bench -- ${process.argv.slice(2).filter((a) => a !== '--').join(' ')}`.trim();
+  const dbVersion = await databaseVersion(options.serverUrl);
+  log(`bench: scale ${options.scale.name}, seed ${options.seed}, databases ${options.boDb} / ${options.memberDb}`);
+  log(`       ${environmentLine(dbVersion)}`);
+
+  const dataset = await prepareMainDataset(options, log).catch((err: Error) => ({ unavailable: err.message }));
+  if ('unavailable' in dataset) log(`  no main data set: ${dataset.unavailable}`);
+  const ctx = createContext(options, dataset, log);
+  try {
+    for (const section of options.sections) {
+      const began = Date.now();
+      log(`\n▶ ${section}`);
+      await SECTION_RUNNERS[section](ctx);
+      log(`  (${section}: ${Math.round((Date.now() - began) / 1000)} s)`);
+    }
+  } finally {
+    await ctx.stopAll();
+    if (!('unavailable' in dataset)) await dataset.knex.destroy();
+  }
+
+  const files = writeResults(options, ctx.rows, {
+    command,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    databaseVersion: dbVersion,
+    dataset:
+      'unavailable' in dataset
+        ? { unavailable: dataset.unavailable }
+        : { database: dataset.name, events: dataset.rows.ord_stat_evt ?? 0, goods: dataset.rows.goods ?? 0, inflowLogs: dataset.rows.goods_inflow_log ?? 0, days: `${dataset.firstDay}..${dataset.lastDay}` },
+  });
+  if (options.drop) log(`dropped ${(await dropBenchDatabases(options)).join(', ')}`);
+
+  const counts = tally(ctx.rows);
+  process.stdout.write(`\n${renderTables(ctx.rows)}\n\n`);
+  process.stdout.write(`${Object.entries(counts).map(([v, n]) => `${n} ${v}`).join(', ')} — ${Math.round((Date.now() - started) / 1000)} s\n`);
+  process.stdout.write(`results: ${files.json}\n         ${files.md}\n`);
+  // Pools of the services' libraries (ioredis, knex in imported modules) must not keep the run alive.
+  process.exit(0);
+});

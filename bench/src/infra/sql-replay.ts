@@ -1,0 +1,72 @@
+import mysql from 'mysql2/promise';
+import { elapsedMs } from './percentiles.ts';
+import type { QueryScript } from './sql-capture.ts';
+
+export type Pool = mysql.Pool;
+
+/** A plain mysql2 pool decoding rows the way the services' knex does (dates as text, exact numbers). */
+export function createPool(url: string, connectionLimit = 10): Pool {
+  const u = new URL(url);
+  return mysql.createPool({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+    database: u.pathname.replace(/^\//, '') || undefined,
+    charset: 'utf8mb4',
+    dateStrings: true,
+    decimalNumbers: true,
+    supportBigNumbers: true,
+    connectionLimit,
+    flags: ['+LOCAL_FILES'],
+  });
+}
+
+/**
+ * Run a captured script once: its waves in order, the statements of a wave together. A script
+ * that ran inside a transaction runs on one connection, statement after statement.
+ */
+export async function runScript(pool: Pool, script: QueryScript): Promise<unknown> {
+  let last: unknown;
+  if (script.some((w) => w.some((q) => q.txId))) {
+    const conn = await pool.getConnection();
+    try {
+      for (const q of script.flat()) [last] = await conn.query(q.sql, q.bindings);
+    } finally {
+      conn.release();
+    }
+    return last;
+  }
+  for (const wave of script) {
+    const results = await Promise.all(wave.map((q) => pool.query(q.sql, q.bindings)));
+    last = results[results.length - 1]?.[0];
+  }
+  return last;
+}
+
+/** `total` runs of the script from `concurrency` loops at once; the latency of each run in ms. */
+export async function replayUnderLoad(pool: Pool, script: QueryScript, total: number, concurrency: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  const loop = async () => {
+    while (next < total) {
+      next += 1;
+      const start = process.hrtime.bigint();
+      await runScript(pool, script);
+      latencies.push(elapsedMs(start));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  return latencies;
+}
+
+/** Median of `runs` sequential timings of `fn`. */
+export async function timeRuns(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    out.push(elapsedMs(start));
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+import { AGGREGATE_KINDS, type AggregateKind } from '@bo/contracts';
+import { addDays, eachDay, type Knex } from '@bo/db';
+import type { BenchContext } from '../context.ts';
+import { writeMarker } from '../dataset/marker.ts';
+import { datasetSpec, type MainDataset } from '../dataset/main-dataset.ts';
+import { elapsedMs, median } from '../infra/percentiles.ts';
+import { captureQueries, type CapturedQuery } from '../infra/sql-capture.ts';
+import { createPool, timeRuns, type Pool } from '../infra/sql-replay.ts';
+import { count, measuredRow, ms, NotAvailable, round, seconds, times, type BenchRow } from '../report/rows.ts';
+
+export const DAY_TARGET = '≤ 1.3× the direct statements';
+export const REBUILD_TARGET = 'full set (365 days, all kinds) ≤ 10 min';
+
+type Rebuild = (knex: Knex, job: { kind: AggregateKind; day: string; requestedBy: 'cli' }) => Promise<{ rows: number }>;
+
+/** The worker's entry point, looked up at run time so a missing worker is a row, not a crash. */
+export async function loadRebuild(): Promise<Rebuild> {
+  const worker = (await import('@bo/aggregation-worker').catch(() => ({}))) as { rebuildAggregate?: Rebuild };
+  if (typeof worker.rebuildAggregate !== 'function') throw new NotAvailable('@bo/aggregation-worker does not export rebuildAggregate yet');
+  return worker.rebuildAggregate;
+}
+
+/** Statements that write the aggregate itself; the run log and build status are the job's bookkeeping. */
+const BOOKKEEPING = /\b(agg_run_log|agg_day_status|agg_watermark)\b/i;
+const isDataStatement = (q: CapturedQuery) => /\bagg_\w+/i.test(q.sql) && !BOOKKEEPING.test(q.sql) && /^\s*(insert|delete|replace|update)/i.test(q.sql);
+
+/** The same data statements in one transaction on one plain connection. */
+async function runDirect(pool: Pool, statements: readonly CapturedQuery[]): Promise<void> {
+  const conn = await pool.getConnection();
+  try {
+    await conn.query('START TRANSACTION');
+    for (const q of statements) await conn.query(q.sql, q.bindings);
+    await conn.query('COMMIT');
+  } finally {
+    conn.release();
+  }
+}
+
+/** One (kind, day): the job's median time against the median of its own data statements run directly. */
+async function oneDay(ds: MainDataset, rebuild: Rebuild, pool: Pool, kind: AggregateKind, day: string, runs: number) {
+  const job = () => rebuild(ds.knex, { kind, day, requestedBy: 'cli' });
+  const { script, result } = await captureQueries(ds.knex, job);
+  const statements = script.flat().filter(isDataStatement);
+  if (!statements.length) throw new Error(`no aggregate statement captured for ${kind}`);
+  const jobMs: number[] = [];
+  const directMs: number[] = [];
+  // Interleaved, so a noisy neighbour on the machine hits both sides alike.
+  for (let i = 0; i < runs; i++) {
+    jobMs.push(...(await timeRuns(1, job)));
+    directMs.push(...(await timeRuns(1, () => runDirect(pool, statements))));
+  }
+  // The direct runs replaced the day with identical rows; rebuild once more so the status rows match.
+  await job();
+  return { jobMs: median(jobMs), directMs: median(directMs), rows: result.rows, statements: statements.length };
+}
+
+export async function measureAggregationDay(ctx: BenchContext, ds: MainDataset): Promise<BenchRow[]> {
+  const rebuild = await loadRebuild();
+  // A full day that is not the edge of the data set.
+  const day = addDays(ds.lastDay, -1);
+  const pool = createPool(ds.url, 2);
+  const rows: BenchRow[] = [];
+  let jobTotal = 0;
+  let directTotal = 0;
+  try {
+    for (const kind of AGGREGATE_KINDS) {
+      ctx.log(`  aggregation: ${kind} for ${day}, ${ctx.scale.aggregationDayRuns} runs job vs direct`);
+      const r = await oneDay(ds, rebuild, pool, kind, day, ctx.scale.aggregationDayRuns);
+      jobTotal += r.jobMs;
+      directTotal += r.directMs;
+      const ratio = r.jobMs / r.directMs;
+      rows.push(
+        measuredRow({
+          section: 'aggregation',
+          hotPath: `one day (${day}), ${kind}: ${count(r.rows)} rows`,
+          measured: `job ${ms(r.jobMs)}`,
+          reference: `${r.statements} data statements directly ${ms(r.directMs)}`,
+          ratio: `${times(ratio)} direct`,
+          target: DAY_TARGET,
+          checks: [{ label: '≤ 1.3× direct', ok: ratio <= 1.3 }],
+          figures: { kind, day, rows: r.rows, jobMs: round(r.jobMs), directMs: round(r.directMs), ratio: round(ratio, 3) },
+        }),
+      );
+    }
+  } finally {
+    await pool.end();
+  }
+  const ratio = jobTotal / directTotal;
+  rows.push(
+    measuredRow({
+      section: 'aggregation',
+      hotPath: `one day (${day}), all ${AGGREGATE_KINDS.length} kinds`,
+      measured: `jobs ${ms(jobTotal)}`,
+      reference: `direct statements ${ms(directTotal)}`,
+      ratio: `${times(ratio)} direct`,
+      target: DAY_TARGET,
+      checks: [{ label: '≤ 1.3× direct', ok: ratio <= 1.3 }],
+      figures: { day, jobMs: round(jobTotal), directMs: round(directTotal), ratio: round(ratio, 3) },
+    }),
+  );
+  return rows;
+}
+
+/**
+ * Every day of the data set, every kind, one job after another through the worker's rebuild
+ * (one worker, no queue): the time a full rerun takes. It also leaves the aggregates the
+ * statistics read.
+ */
+export async function rebuildAllDays(ctx: BenchContext, ds: MainDataset, rebuild: Rebuild): Promise<{ ms: number; jobs: number; rows: number }> {
+  const days = eachDay(ds.firstDay, ds.lastDay);
+  const start = process.hrtime.bigint();
+  let rows = 0;
+  let jobs = 0;
+  let lastLog = Date.now();
+  for (const day of days) {
+    for (const kind of AGGREGATE_KINDS) {
+      rows += (await rebuild(ds.knex, { kind, day, requestedBy: 'cli' })).rows;
+      jobs += 1;
+    }
+    if (Date.now() - lastLog > 15_000) {
+      ctx.log(`  rebuild: ${day} (${jobs}/${days.length * AGGREGATE_KINDS.length} jobs, ${seconds(elapsedMs(start))})`);
+      lastLog = Date.now();
+    }
+  }
+  const took = elapsedMs(start);
+  ds.aggregatedAt = new Date().toISOString();
+  await writeMarker(ds.knex, datasetSpec(ds), { firstDay: ds.firstDay, lastDay: ds.lastDay, rows: ds.rows, generation: ds.generation, aggregatedAt: ds.aggregatedAt });
+  return { ms: took, jobs, rows };
+}
+
+export async function measureFullRebuild(ctx: BenchContext, ds: MainDataset): Promise<BenchRow[]> {
+  const rebuild = await loadRebuild();
+  const days = eachDay(ds.firstDay, ds.lastDay).length;
+  ctx.log(`  aggregation: rebuilding ${days} days × ${AGGREGATE_KINDS.length} kinds`);
+  const r = await rebuildAllDays(ctx, ds, rebuild);
+  const full = ctx.scale.name === 'full';
+  return [
+    measuredRow({
+      section: 'aggregation',
+      hotPath: `${days}-day rebuild, all kinds (${count(r.jobs)} jobs, one after another)`,
+      measured: `${seconds(r.ms)} (${count(r.rows)} aggregate rows, ${ms(r.ms / r.jobs)} per job)`,
+      target: REBUILD_TARGET,
+      checks: full ? [{ label: '≤ 10 min', ok: r.ms <= 600_000 }] : [],
+      figures: { days, jobs: r.jobs, rows: r.rows, ms: round(r.ms) },
+      ...(full ? {} : { note: `the 10-minute target is for the full set; this data set has ${count(ds.rows.ord_stat_evt ?? 0)} events` }),
+    }),
+  ];
+}

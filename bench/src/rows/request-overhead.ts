@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchContext } from '../context.ts';
+import type { MainDataset } from '../dataset/main-dataset.ts';
+import { startCaptureApp } from '../infra/capture-app.ts';
+import { freePort, spawnService } from '../infra/child-service.ts';
+import { failures, runLoad, statusText } from '../infra/http-load.ts';
+import { elapsedMs, median } from '../infra/percentiles.ts';
+import { count, measuredRow, ms, NotAvailable, round, times, type BenchRow } from '../report/rows.ts';
+
+export const OVERHEAD_TARGET = '≥ 0.6× the bare server';
+const CONNECTIONS = 16;
+
+/** Authenticated reads that may be the cheapest; the one with the lowest median is measured. */
+function candidates(ds: MainDataset): { label: string; path: string }[] {
+  const day = ds.lastDay;
+  return [
+    { label: 'dashboard goods review status', path: `/v2/dashboard/goods/goods-review-status?siteNo=${ds.samples.siteNo}` },
+    { label: 'dashboard restock-notice status', path: '/v2/dashboard/goods/restock-notice-status' },
+    { label: 'dashboard goods sale/stock status', path: '/v2/dashboard/goods/sale-stock-status' },
+    { label: 'dashboard QnA status', path: '/v2/dashboard/goods/qna-answer-status' },
+    { label: 'payment-method list, one day', path: `/v1/statistics/payWayStatus/getPayWayStatusList?startDate=${day}&endDate=${day}&agrtGb=01` },
+    { label: 'supplier list, one supplier, one day', path: `/v1/statistics/enterpriseStatus/getEnterpriseStatusList?startDate=${day}&endDate=${day}&agrtGb=01&entrNo=${ds.samples.entrNo}` },
+  ];
+}
+
+/**
+ * Requests per second of the cheapest authenticated read (routing, JWT, validation, envelope,
+ * logging, metrics and the SQL) against a bare node:http process running the same SQL.
+ */
+export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promise<BenchRow[]> {
+  const service = await ctx.backoffice();
+  const timed: { label: string; path: string; medianMs: number }[] = [];
+  for (const c of candidates(ds)) {
+    const samples: number[] = [];
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 404; i++) {
+      const start = process.hrtime.bigint();
+      const res = await fetch(`${service.baseUrl}${c.path}`, { headers: { authorization: ctx.adminBearer } });
+      await res.arrayBuffer();
+      status = res.status;
+      if (status === 200) samples.push(elapsedMs(start));
+    }
+    if (samples.length === 20) timed.push({ ...c, medianMs: median(samples) });
+  }
+  if (!timed.length) throw new NotAvailable('no authenticated read answers 200 yet (dashboard and statistics lists)');
+  const cheapest = timed.sort((a, b) => a.medianMs - b.medianMs)[0]!;
+
+  const capture = await startCaptureApp(ds.url);
+  let script;
+  try {
+    ({ script } = await capture.capture({ method: 'GET', path: cheapest.path, auth: ctx.adminBearer }));
+  } finally {
+    await capture.close();
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'bench-bare-'));
+  const scriptFile = join(dir, 'script.json');
+  writeFileSync(scriptFile, JSON.stringify(script));
+  const port = await freePort();
+  const bare = await spawnService({
+    name: 'bare node:http',
+    script: 'bench/src/bare-server.ts',
+    env: { BARE_DB_URL: ds.url, BARE_PORT: String(port), BARE_SCRIPT_FILE: scriptFile, BARE_POOL: '10' },
+    port,
+    prefix: '/bare',
+    healthPath: '/health',
+  });
+  try {
+    const seconds = ctx.scale.overheadSeconds;
+    const headers = { authorization: ctx.adminBearer };
+    ctx.log(`  overhead: "${cheapest.label}" (median ${ms(cheapest.medianMs)} of ${timed.length} candidates), ${seconds} s each, ${CONNECTIONS} connections`);
+    await runLoad({ url: `${service.baseUrl}${cheapest.path}`, headers, connections: CONNECTIONS, amount: CONNECTIONS * 4 });
+    const svc = await runLoad({ url: `${service.baseUrl}${cheapest.path}`, headers, connections: CONNECTIONS, durationSeconds: seconds });
+    await runLoad({ url: `${bare.baseUrl}/read`, connections: CONNECTIONS, amount: CONNECTIONS * 4 });
+    const ref = await runLoad({ url: `${bare.baseUrl}/read`, connections: CONNECTIONS, durationSeconds: seconds });
+    if (failures(svc) || failures(ref)) throw new Error(`failed responses: service ${statusText(svc)}; bare ${statusText(ref)}`);
+    const ratio = svc.requestsPerSecond / ref.requestsPerSecond;
+    return [
+      measuredRow({
+        section: 'overhead',
+        hotPath: `cheapest authenticated read: ${cheapest.label} (${script.flat().length} SQL statements)`,
+        measured: `${count(svc.requestsPerSecond)} req/s (p50 ${ms(svc.latency.p50)})`,
+        reference: `bare node:http + same SQL ${count(ref.requestsPerSecond)} req/s (p50 ${ms(ref.latency.p50)})`,
+        ratio: `${times(ratio)} bare`,
+        target: OVERHEAD_TARGET,
+        checks: [{ label: '≥ 0.6× bare', ok: ratio >= 0.6 }],
+        figures: {
+          operation: cheapest.label,
+          path: cheapest.path.split('?')[0]!,
+          statements: script.flat().length,
+          requestsPerSecond: round(svc.requestsPerSecond),
+          bareRequestsPerSecond: round(ref.requestsPerSecond),
+          ratio: round(ratio, 3),
+          connections: CONNECTIONS,
+          seconds,
+        },
+      }),
+    ];
+  } finally {
+    await bare.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

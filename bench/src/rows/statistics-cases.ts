@@ -1,0 +1,126 @@
+import { addDays, addMonths } from '@bo/db';
+import type { Samples } from '../dataset/main-dataset.ts';
+
+/**
+ * The statistics requests the benchmark sends: every list and graph-data operation, over a
+ * 31-day and a 12-month range (one target day for the hourly ones), without and with a filter.
+ */
+export type Family = 'period' | 'hourly' | 'category' | 'payway' | 'goods' | 'entr';
+
+export interface StatOperation {
+  operationId: string;
+  label: string;
+  family: Family;
+  method: 'GET' | 'POST';
+  path: string;
+  /** Whether the whole response is the N largest rows only (no total to compare). */
+  topN?: boolean;
+}
+
+export const STAT_OPERATIONS: readonly StatOperation[] = [
+  { operationId: 'getPeriodBasedStatusGraphData', label: 'period graph (POST v1)', family: 'period', method: 'POST', path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusGraphData' },
+  { operationId: 'getPeriodSalesStatusGraphData', label: 'period graph (GET v2)', family: 'period', method: 'GET', path: '/v2/statistics/period/sales-status/graph-data' },
+  { operationId: 'getPeriodBasedStatusList', label: 'period list', family: 'period', method: 'GET', path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusList' },
+  { operationId: 'getHourBasedStatusGraphData', label: 'hourly graph (POST v1)', family: 'hourly', method: 'POST', path: '/v1/statistics/hourBasedStatus/getHourBasedStatusGraphData' },
+  { operationId: 'getHourlySalesStatusGraphData', label: 'hourly graph (GET v2)', family: 'hourly', method: 'GET', path: '/v2/statistics/period/hourly/sales-status/graph-data' },
+  { operationId: 'getHourBasedStatusList', label: 'hourly list', family: 'hourly', method: 'GET', path: '/v1/statistics/hourBasedStatus/getHourBasedStatusList' },
+  { operationId: 'getCategorySalesStatusTop', label: 'category TOP-N (v2)', family: 'category', method: 'GET', path: '/v2/statistics/category/sales-status', topN: true },
+  { operationId: 'getCategoryStatusList', label: 'category list', family: 'category', method: 'GET', path: '/v1/statistics/categoryStatus/getCategoryStatusList' },
+  { operationId: 'getPayWayStatusList', label: 'payment-method list', family: 'payway', method: 'GET', path: '/v1/statistics/payWayStatus/getPayWayStatusList' },
+  { operationId: 'getGoodsStatusList', label: 'goods list', family: 'goods', method: 'GET', path: '/v1/statistics/goodsStatus/getGoodsStatusList' },
+  { operationId: 'getEnterpriseStatusList', label: 'supplier list', family: 'entr', method: 'GET', path: '/v1/statistics/enterpriseStatus/getEnterpriseStatusList' },
+];
+
+/** p95 targets of the issue: raw-event reports 150 ms, aggregate lists 50 ms. */
+export const P95_TARGET_MS: Record<Family, number> = { period: 150, hourly: 150, category: 50, payway: 50, goods: 50, entr: 50 };
+
+export type RangeKind = '31 days' | '12 months' | 'one day';
+
+/** What a case asks for, independent of the wire form; the naive recomputation reads the same. */
+export interface CaseConditions {
+  agrtGb: '01' | '02';
+  grain: 'day' | 'month' | 'hour';
+  /** Current period `[fromDay, toDay)` and the comparison period before it (period and hourly). */
+  fromDay: string;
+  toDay: string;
+  compareFromDay?: string;
+  compareToDay?: string;
+  filter: Partial<Pick<Samples, 'stdCtgNo' | 'payWayCd' | 'entrNo'>>;
+}
+
+export interface StatCase {
+  op: StatOperation;
+  range: RangeKind;
+  filterLabel: string;
+  /** Query (GET) or body (POST) fields. */
+  params: Record<string, string>;
+  conditions: CaseConditions;
+  /** The same computation for every operation of a family: the naive run is shared. */
+  naiveKey: string;
+}
+
+const AGRT_GB = '01';
+
+/** The filter each family is measured with: the costly one (a category with its whole subtree, or one key). */
+function filterFor(family: Family, s: Samples): { label: string; params: Record<string, string>; filter: CaseConditions['filter'] } {
+  switch (family) {
+    case 'period':
+    case 'hourly':
+    case 'category':
+      return { label: `stdCtgNo ${s.stdCtgNo} (with subtree)`, params: { stdCtgNo: s.stdCtgNo }, filter: { stdCtgNo: s.stdCtgNo } };
+    case 'payway':
+      return { label: `payWayCd ${s.payWayCd}`, params: { payWayCd: s.payWayCd }, filter: { payWayCd: s.payWayCd } };
+    case 'goods':
+    case 'entr':
+      return { label: `entrNo ${s.entrNo}`, params: { entrNo: s.entrNo }, filter: { entrNo: s.entrNo } };
+  }
+}
+
+function rangeParams(op: StatOperation, range: RangeKind, lastDay: string): { params: Record<string, string>; c: Omit<CaseConditions, 'agrtGb' | 'filter'> } {
+  if (op.family === 'hourly') {
+    return {
+      params: { targetDate: lastDay },
+      c: { grain: 'hour', fromDay: lastDay, toDay: addDays(lastDay, 1), compareFromDay: addDays(lastDay, -1), compareToDay: lastDay },
+    };
+  }
+  const lastMonth = lastDay.slice(0, 7);
+  const from = range === '31 days' ? addDays(lastDay, -30) : `${addMonths(lastMonth, -11)}-01`;
+  if (op.family === 'period') {
+    if (range === '31 days') {
+      return {
+        params: { calendarType: 'date', startDate: from, endDate: lastDay },
+        c: { grain: 'day', fromDay: from, toDay: addDays(lastDay, 1), compareFromDay: addDays(from, -31), compareToDay: from },
+      };
+    }
+    const to = `${addMonths(lastMonth, 1)}-01`;
+    return {
+      params: { calendarType: 'month', startMonth: addMonths(lastMonth, -11), endMonth: lastMonth },
+      c: { grain: 'month', fromDay: from, toDay: to, compareFromDay: `${addMonths(lastMonth, -23)}-01`, compareToDay: from },
+    };
+  }
+  return { params: { startDate: from, endDate: lastDay }, c: { grain: 'day', fromDay: from, toDay: addDays(lastDay, 1) } };
+}
+
+export function statisticsCases(lastDay: string, samples: Samples): StatCase[] {
+  const cases: StatCase[] = [];
+  for (const op of STAT_OPERATIONS) {
+    const ranges: RangeKind[] = op.family === 'hourly' ? ['one day'] : ['31 days', '12 months'];
+    for (const range of ranges) {
+      for (const filtered of [false, true]) {
+        const { params, c } = rangeParams(op, range, lastDay);
+        const f = filterFor(op.family, samples);
+        cases.push({
+          op,
+          range,
+          filterLabel: filtered ? f.label : 'no filter',
+          params: { ...params, ...(filtered ? f.params : {}), agrtGb: AGRT_GB },
+          conditions: { ...c, agrtGb: AGRT_GB, filter: filtered ? f.filter : {} },
+          naiveKey: `${op.family}|${range}|${filtered}`,
+        });
+      }
+    }
+  }
+  return cases;
+}
+
+export const caseTitle = (c: StatCase): string => `${c.op.label} · ${c.range} · ${c.filterLabel}`;

@@ -1,0 +1,135 @@
+import { guarded, type BenchContext } from '../context.ts';
+import type { MainDataset } from '../dataset/main-dataset.ts';
+import { startCaptureApp, type CaptureApp, type HttpCall } from '../infra/capture-app.ts';
+import { failures, runLoad, statusText } from '../infra/http-load.ts';
+import { median, summarise } from '../infra/percentiles.ts';
+import { createPool, replayUnderLoad, timeRuns, type Pool } from '../infra/sql-replay.ts';
+import { count, measuredRow, ms, NotAvailable, round, times, type BenchRow } from '../report/rows.ts';
+import { responseNetTotal, runNaive } from './naive-statistics.ts';
+import { caseTitle, P95_TARGET_MS, statisticsCases, type StatCase } from './statistics-cases.ts';
+
+export const CLIENTS = 8;
+
+export const statTarget = (p95: number) => `p95 ≤ ${p95} ms; ≤ 1.3× bare SQL (p50); ≥ 20× faster than naive`;
+
+/** The HTTP call of a case: query string for GET, JSON body for POST. */
+export function httpCall(c: StatCase, auth: string): HttpCall {
+  if (c.op.method === 'POST') return { method: 'POST', path: c.op.path, body: JSON.stringify(c.params), auth };
+  return { method: 'GET', path: `${c.op.path}?${new URLSearchParams(c.params).toString()}`, auth };
+}
+
+interface NaiveFigure {
+  ms: number;
+  netTotal: number;
+}
+
+interface Shared {
+  ctx: BenchContext;
+  ds: MainDataset;
+  serviceUrl: string;
+  capture: CaptureApp;
+  bare: Pool;
+  naivePool: Pool;
+  naive: Map<string, NaiveFigure>;
+}
+
+export interface StatFigure {
+  p50: number;
+  p95: number;
+}
+
+/** HTTP p50/p95 under 8 clients, the same SQL replayed bare under 8 loops, and the naive run. */
+async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
+  const { ctx } = s;
+  const call = httpCall(c, ctx.adminBearer);
+  const probe = await fetch(`${s.serviceUrl}${call.path}`, {
+    method: call.method,
+    headers: { authorization: call.auth, 'content-type': 'application/json' },
+    ...(call.body !== undefined ? { body: call.body } : {}),
+  });
+  const probeText = await probe.text();
+  if (probe.status === 404) throw new NotAvailable(`${c.op.method} /api/bo${c.op.path} is not mounted yet (404)`);
+  if (probe.status !== 200) throw new Error(`answered ${probe.status}: ${probeText.slice(0, 200)}`);
+
+  const captured = await s.capture.capture(call);
+  if (captured.status !== 200) throw new Error(`in-process capture answered ${captured.status}`);
+
+  const load = { url: `${s.serviceUrl}${call.path}`, method: call.method, headers: { authorization: call.auth }, ...(call.body !== undefined ? { body: call.body } : {}), connections: CLIENTS };
+  await runLoad({ ...load, amount: CLIENTS });
+  const http = await runLoad({ ...load, amount: ctx.scale.statRequests });
+  if (failures(http)) throw new Error(`responses under load: ${statusText(http)}`);
+
+  await replayUnderLoad(s.bare, captured.script, CLIENTS, CLIENTS);
+  const bare = summarise(await replayUnderLoad(s.bare, captured.script, ctx.scale.statRequests, CLIENTS));
+
+  let naive = s.naive.get(c.naiveKey);
+  if (!naive) {
+    let netTotal = 0;
+    const runs = await timeRuns(ctx.scale.naiveRuns, async () => {
+      netTotal = (await runNaive(s.naivePool, c.op.family, c.conditions)).netTotal;
+    });
+    naive = { ms: median(runs), netTotal };
+    s.naive.set(c.naiveKey, naive);
+  }
+
+  const target = P95_TARGET_MS[c.op.family];
+  const sqlRatio = http.latency.p50 / bare.p50;
+  const naiveSpeedup = naive.ms / http.latency.p50;
+  const served = responseNetTotal(captured.body);
+  const agrees = c.op.topN || served === undefined ? undefined : served === naive.netTotal;
+  return measuredRow({
+    section: 'statistics',
+    hotPath: caseTitle(c),
+    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)}`,
+    reference: `bare SQL ${ms(bare.p50)} / ${ms(bare.p95)} (${captured.statements} stmt); naive ${ms(naive.ms)}`,
+    ratio: `${times(sqlRatio)} SQL; ${times(naiveSpeedup)} faster than naive`,
+    target: statTarget(target),
+    checks: [
+      { label: `p95 ≤ ${target} ms`, ok: http.latency.p95 <= target },
+      { label: '≤ 1.3× SQL', ok: sqlRatio <= 1.3 },
+      { label: '≥ 20× naive', ok: naiveSpeedup >= 20 },
+      ...(agrees === false ? [{ label: `net amount ${served} ≠ naive ${naive.netTotal}`, ok: false }] : []),
+    ],
+    figures: {
+      operationId: c.op.operationId,
+      family: c.op.family,
+      range: c.range,
+      filter: c.filterLabel,
+      requests: http.latency.count,
+      p50Ms: round(http.latency.p50),
+      p95Ms: round(http.latency.p95),
+      p99Ms: round(http.latency.p99),
+      bareP50Ms: round(bare.p50),
+      bareP95Ms: round(bare.p95),
+      statements: captured.statements,
+      naiveMs: round(naive.ms),
+      ratioToSqlP50: round(sqlRatio, 3),
+      naiveSpeedup: round(naiveSpeedup, 1),
+      netAmountAgreesWithNaive: agrees ?? null,
+    },
+  });
+}
+
+/** Every statistics case as its own row; a missing operation or a failing one does not stop the others. */
+export async function measureStatistics(ctx: BenchContext, ds: MainDataset): Promise<Map<string, StatFigure>> {
+  const service = await ctx.backoffice();
+  const capture = await startCaptureApp(ds.url);
+  const shared: Shared = { ctx, ds, serviceUrl: service.baseUrl, capture, bare: createPool(ds.url, 10), naivePool: createPool(ds.url, 1), naive: new Map() };
+  const figures = new Map<string, StatFigure>();
+  const cases = statisticsCases(ds.lastDay, ds.samples);
+  ctx.log(`  statistics: ${cases.length} cases × ${count(ctx.scale.statRequests)} requests, ${CLIENTS} clients`);
+  try {
+    for (const c of cases) {
+      await guarded(ctx, 'statistics', caseTitle(c), statTarget(P95_TARGET_MS[c.op.family]), async () => {
+        const row = await measureCase(shared, c);
+        figures.set(caseTitle(c), { p50: Number(row.figures.p50Ms), p95: Number(row.figures.p95Ms) });
+        return [row];
+      });
+    }
+  } finally {
+    await capture.close();
+    await shared.bare.end();
+    await shared.naivePool.end();
+  }
+  return figures;
+}

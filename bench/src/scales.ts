@@ -1,0 +1,80 @@
+/**
+ * Sizes of a benchmark run. `full` is the issue's data set (10 M events over 365 days, 20,000
+ * goods, 30 M inflow logs); `small` is the quick check that finishes in minutes on two cores;
+ * `tiny` is the CI smoke test that only proves every row is measured.
+ */
+export type ScaleName = 'tiny' | 'small' | 'full';
+
+export interface DatasetSize {
+  events: number;
+  goods: number;
+  inflowLogs: number;
+  days: number;
+}
+
+export interface Scale {
+  name: ScaleName;
+  dataset: DatasetSize;
+  /** Requests per statistics case under 8 concurrent clients (and bare-SQL replays). */
+  statRequests: number;
+  /** Sequential runs of each naive recomputation (the median is kept). */
+  naiveRuns: number;
+  /** Days rebuilt for the "one day" aggregation figure (median of these runs). */
+  aggregationDayRuns: number;
+  excelRows: number;
+  staffMembers: number;
+  staffOps: number;
+  overheadSeconds: number;
+  aiCalls: number;
+  /** Event counts of the scaling series; the largest is the main data set. */
+  scalingEvents: number[];
+}
+
+const sized = (events: number, goods: number, days: number): DatasetSize => ({ events, goods, inflowLogs: events * 3, days });
+
+export const SCALES: Record<ScaleName, Scale> = {
+  tiny: {
+    name: 'tiny',
+    dataset: sized(8_000, 300, 35),
+    statRequests: 8,
+    naiveRuns: 1,
+    aggregationDayRuns: 2,
+    excelRows: 2_000,
+    staffMembers: 100,
+    staffOps: 400,
+    overheadSeconds: 1,
+    aiCalls: 10,
+    scalingEvents: [3_000, 8_000],
+  },
+  small: {
+    name: 'small',
+    dataset: sized(300_000, 2_000, 365),
+    statRequests: 80,
+    naiveRuns: 2,
+    aggregationDayRuns: 3,
+    excelRows: 100_000,
+    staffMembers: 1_000,
+    staffOps: 6_000,
+    overheadSeconds: 3,
+    aiCalls: 100,
+    scalingEvents: [30_000, 100_000, 300_000],
+  },
+  full: {
+    name: 'full',
+    dataset: sized(10_000_000, 20_000, 365),
+    statRequests: 400,
+    naiveRuns: 1,
+    aggregationDayRuns: 3,
+    excelRows: 100_000,
+    staffMembers: 1_000,
+    staffOps: 40_000,
+    overheadSeconds: 10,
+    aiCalls: 300,
+    scalingEvents: [1_000_000, 3_000_000, 10_000_000],
+  },
+};
+
+export const isScaleName = (s: string): s is ScaleName => s in SCALES;
+
+/** The data set of one point of the scaling series: the main one with fewer events. */
+export const scaledDataset = (base: DatasetSize, events: number): DatasetSize => ({ ...base, events, inflowLogs: events * 3 });

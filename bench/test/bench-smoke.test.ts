@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { createKnex } from '@bo/db';
+import { TEST_SERVER_URL } from '@bo/db/testing';
+import { SECTIONS } from '../src/options.ts';
+import { STAT_OPERATIONS } from '../src/rows/statistics-cases.ts';
+import type { BenchRow } from '../src/report/rows.ts';
+
+const BENCH = join(import.meta.dirname, '..', 'src', 'bench.ts');
+
+interface RunOutput {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+function runBench(args: string[]): Promise<RunOutput> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', BENCH, ...args], { maxBuffer: 1 << 26, timeout: 240_000 }, (err, stdout, stderr) =>
+      resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }),
+    );
+  });
+}
+
+/**
+ * The benchmark is not timed here: this runs the whole harness at the tiny scale and checks
+ * that it reports every hot path, each with a figure or a stated reason.
+ */
+describe('bench --scale tiny (smoke)', function () {
+  this.timeout(300_000);
+  const prefix = `t_bench_${randomBytes(3).toString('hex')}`;
+  const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  const date = '2000-01-01';
+  let run: RunOutput;
+  let rows: BenchRow[];
+
+  before(async () => {
+    run = await runBench(['--scale', 'tiny', '--db-prefix', prefix, '--db-url', TEST_SERVER_URL, '--out', out, '--date', date, '--drop']);
+    if (run.code !== 0) throw new Error(`bench exited ${run.code}: ${run.stderr.slice(-2000)}`);
+    rows = (JSON.parse(readFileSync(join(out, `${date}.json`), 'utf8')) as { rows: BenchRow[] }).rows;
+  });
+
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  it('when it runs, then every section reports rows and every statistics operation has its cases', () => {
+    expect([...new Set(rows.map((r) => r.section))]).to.have.members([...SECTIONS]);
+    for (const op of STAT_OPERATIONS) {
+      const cases = rows.filter((r) => r.section === 'statistics' && r.hotPath.startsWith(`${op.label} ·`));
+      expect(cases, op.label).to.have.length(op.family === 'hourly' ? 2 : 4);
+    }
+  });
+
+  it('when a row is reported, then it carries a figure with a verdict, or "not available" with its reason, and nothing failed', () => {
+    for (const r of rows) {
+      expect(r.verdict, `${r.hotPath}: ${r.measured}`).to.be.oneOf(['PASS', 'MISS', 'INFO', 'N/A']);
+      if (r.verdict === 'N/A') {
+        expect(r.measured, r.hotPath).to.match(/^not available: \S/);
+        expect(r.reason, r.hotPath).to.be.a('string').and.not.be.empty;
+      } else {
+        expect(r.measured, r.hotPath).to.match(/\d/);
+        expect(Object.keys(r.figures), r.hotPath).to.not.be.empty;
+      }
+    }
+  });
+
+  it('when it finishes, then the printed table and the Markdown file show every row', () => {
+    const md = readFileSync(join(out, `${date}.md`), 'utf8');
+    for (const r of rows) {
+      const line = `| ${r.hotPath.replace(/\|/g, '\\|')} | ${r.measured.replace(/\|/g, '\\|')} |`;
+      expect(run.stdout, r.hotPath).to.include(line);
+      expect(md, r.hotPath).to.include(line);
+    }
+  });
+
+  it('when --drop is given, then no benchmark database is left behind', async () => {
+    const admin = createKnex(TEST_SERVER_URL, { poolMax: 1 });
+    try {
+      const [left] = (await admin.raw('SHOW DATABASES LIKE ?', [`${prefix}\\_%`])) as [unknown[]];
+      expect(left).to.deep.equal([]);
+    } finally {
+      await admin.destroy();
+    }
+  });
+});
