@@ -47,6 +47,13 @@ if (!filter) {
     failed += 1;
     failedPackages.push('typecheck');
   }
+  console.log('=== README configuration table matches the config schemas ===');
+  const configTable = await run(join(root, 'node_modules/.bin/tsx'), ['scripts/config-table.ts', '--check'], root);
+  if (configTable.code === 0) passed += 1;
+  else {
+    failed += 1;
+    failedPackages.push('README configuration table');
+  }
 }
 
 for (const dir of packages) {

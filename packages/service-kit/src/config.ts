@@ -79,7 +79,7 @@ export const ConfigFragments = {
     DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'connections per database pool' }),
   },
   redis: {
-    REDIS_URL: Url('redis://127.0.0.1:6379/0', 'Redis for queues and idempotency keys', ['redis', 'rediss']),
+    REDIS_URL: Url('redis://127.0.0.1:6379/0', 'Redis (BullMQ queues of the aggregation worker)', ['redis', 'rediss']),
     REDIS_PREFIX: Type.String({ default: 'bo', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', description: 'key prefix of every Redis key' }),
   },
   jwt: {
