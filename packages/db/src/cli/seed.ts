@@ -35,9 +35,9 @@ Databases
 Loading
   --load-method <m>       auto | load-data | insert (default auto: LOAD DATA LOCAL INFILE when
                           the server allows it, else multi-row INSERTs)
-  --rebuild-indexes <m>   auto | always | never: drop the secondary indexes of ord,
-                          ord_stat_evt and goods_inflow_log during the load and build them
-                          after (auto: from 1,000,000 events)
+  --rebuild-indexes <m>   auto | always | never: drop the by-goods, by-order and by-member
+                          indexes of ord and ord_stat_evt during the load and build them
+                          after; time-led indexes stay (auto: from 1,000,000 events)
   -h, --help              this text
 
 Examples
