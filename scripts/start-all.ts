@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { createKnex, redact } from '@bo/db';
+import { addDays, createKnex, platformToday, redact } from '@bo/db';
 import { seedDemo } from '@bo/db';
 import { databaseUrls, migrateAll } from './migrations.ts';
 import { devToken } from './dev-token.ts';
@@ -76,6 +76,17 @@ async function waitForHealth(name: string, url: string, timeoutMs = 60_000): Pro
   throw new Error(`${name} did not become healthy at ${url} within ${timeoutMs / 1000} s`);
 }
 
+function runAggregateCli(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cli = spawn(join(root, 'node_modules/.bin/tsx'), ['src/cli/aggregate.ts', ...args], {
+      cwd: join(root, 'services/aggregation-worker'),
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    cli.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`aggregate ${args.join(' ')} exited ${code}`))));
+  });
+}
+
 let stopping = false;
 const children: ChildProcess[] = [];
 async function stopAll(code: number): Promise<never> {
@@ -93,7 +104,16 @@ try {
   await migrateAll('latest');
   step('loading the demo data set if the bo database has no goods');
   const urls = databaseUrls();
-  await seedDemo({ boUrl: urls.bo, memberUrl: urls.member, ifEmpty: true });
+  const seeded = await seedDemo({
+    boUrl: urls.bo,
+    memberUrl: urls.member,
+    ifEmpty: true,
+    onProgress: (p) => {
+      if (p.phase === 'step') console.log(`  ${p.message}`);
+      else if (p.phase === 'activity' && (p.day % 10 === 0 || p.day === p.days)) console.log(`  activity: day ${p.day}/${p.days}, ${p.rows.toLocaleString()} rows`);
+    },
+  });
+  console.log(seeded.skipped ? '  the bo database already has goods: nothing loaded' : `  loaded in ${seeded.seconds.toFixed(1)} s`);
   step('starting the back-office service, the member service and the aggregation worker');
   children.push(startProcess('backoffice', 'services/backoffice'));
   children.push(startProcess('member', 'services/member'));
@@ -116,6 +136,15 @@ try {
     "http://localhost:${ports.bo}/api/bo/v2/dashboard/goods/sale-stock-status"
 
   Ctrl-C stops everything.`);
+  if (!seeded.skipped && seeded.plan) {
+    // The statistics lists read only the aggregates; build them for the freshly loaded days
+    // through the worker's own queue (visible on the dashboard) instead of waiting for 09:00.
+    const today = platformToday(env.PLATFORM_TIME_ZONE ?? 'Asia/Seoul');
+    step(`building the aggregates of the demo days (${seeded.plan.start} … ${today}) through the queue`);
+    await runAggregateCli(['--kind', 'all', '--from', seeded.plan.start, '--to', addDays(today, -1)]);
+    await runAggregateCli(['--kind', 'inflow', '--from', today, '--to', today]);
+    console.log('\n✔ demo aggregates built; the services keep running (Ctrl-C stops everything)');
+  }
 } catch (err) {
   console.error(`\n✖ ${(err as Error).message}`);
   await stopAll(1);
