@@ -24,8 +24,15 @@ export function tsv(value: string | number | null): string {
 }
 
 const BUFFER_CHARS = 1 << 18;
+/**
+ * mysql2 copies the file stream into the socket without waiting for it, so the generator is
+ * held back here instead: past this many bytes queued for the server, wait for the socket.
+ */
+const SOCKET_BACKLOG = 8 << 20;
 
 interface RawConnection {
+  /** The socket to the server. */
+  stream: NodeJS.WritableStream & { writableLength: number };
   query(options: { sql: string; infileStreamFactory?: () => NodeJS.ReadableStream }, callback: (err: Error | null, result: { affectedRows: number }) => void): void;
 }
 interface KnexClient {
@@ -70,8 +77,10 @@ class LoadDataSink implements RowSink {
     const writable = this.stream!.write(this.buffer);
     this.buffer = '';
     if (this.inStatement >= this.rowsPerStatement) return this.finishStatement();
-    // A failed statement never drains its stream: wait for whichever comes first.
+    // A failed statement never drains: wait for whichever comes first.
     if (!writable) await Promise.race([once(this.stream!, 'drain'), this.statement]);
+    const socket = this.connection!.stream;
+    if (socket.writableLength > SOCKET_BACKLOG) await Promise.race([once(socket, 'drain'), this.statement]);
   }
 
   private async open(): Promise<void> {
