@@ -59,7 +59,8 @@ describe('seed CLI', function () {
       `SELECT (SELECT MAX(evt_dtm) FROM ord_stat_evt) AS evt, (SELECT MAX(inflow_dtm) FROM goods_inflow_log) AS inflow,
               (SELECT MAX(reg_dtm) FROM goods_review) AS review, (SELECT MAX(quest_dtm) FROM goods_qna) AS qna`,
     )) as [[Record<string, string>]];
-    for (const [table, dtm] of Object.entries(latest)) expect(dtm <= now, `${table} ${dtm} after ${now}`).to.equal(true);
+    const [[limits]] = (await member.knex.raw('SELECT MAX(upd_dtm) AS staff_limit FROM staff_dc_lim')) as [[Record<string, string>]];
+    for (const [table, dtm] of Object.entries({ ...latest, ...limits })) expect(dtm <= now, `${table} ${dtm} after ${now}`).to.equal(true);
     const [[first]] = (await bo.knex.raw(`SELECT MIN(evt_dtm) AS lo FROM ord_stat_evt`)) as [[{ lo: string }]];
     expect(first.lo.slice(0, 10)).to.equal(addDays(now.slice(0, 10), -2));
 

@@ -3,7 +3,7 @@ import { addDays } from '../platform-time.ts';
 import type { GeneratedGoods } from './goods.ts';
 import { SITES } from './masters.ts';
 import { memberNumber } from './members.ts';
-import type { Plan } from './plan.ts';
+import { lastSecondOfLastDay, type Plan } from './plan.ts';
 import { createRandom, cumulative, drawCumulative, type Random } from './random.ts';
 import { tsv, type RowSink } from './row-sink.ts';
 import { drawSecond, hms, SHOPPING_HOURS } from './time-of-day.ts';
@@ -49,11 +49,9 @@ async function writeInTimeOrder(sink: RowSink, lines: TimedLine[], start: string
 }
 
 function periodClock(plan: Plan) {
-  const cutoffSec = plan.cutoff && plan.cutoff.slice(0, 10) === plan.end
-    ? Number(plan.cutoff.slice(11, 13)) * 3600 + Number(plan.cutoff.slice(14, 16)) * 60 + Number(plan.cutoff.slice(17, 19))
-    : 86_399;
+  const last = lastSecondOfLastDay(plan);
   /** A second of `day`, kept before "now" on the last day. */
-  return (day: number, sec: number) => (day === plan.days - 1 ? Math.min(sec, cutoffSec) : sec);
+  return (day: number, sec: number) => (day === plan.days - 1 ? Math.min(sec, last) : sec);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { addDays } from '../platform-time.ts';
 import { KOREAN_GIVEN_NAMES, KOREAN_SURNAMES } from './brand-catalog.ts';
-import type { Plan } from './plan.ts';
+import { lastSecondOfLastDay, type Plan } from './plan.ts';
 import { createRandom } from './random.ts';
 import type { RowSink } from './row-sink.ts';
 import { hms } from './time-of-day.ts';
@@ -41,7 +41,9 @@ export async function generateMembers(plan: Plan, sinks: { mbr: RowSink; staffLi
         const lim = random.pick(LIMITS);
         const rmnd =
           c === 'full' ? lim : c === 'empty' ? 0 : random.chance(0.1) ? 0 : random.chance(0.15) ? lim : Math.round((lim * random.next()) / 1000) * 1000;
-        const upd = `${addDays(plan.start, random.int(0, plan.days - 1))} ${hms(random.int(0, 86_399))}`;
+        const day = random.int(0, plan.days - 1);
+        const sec = random.int(0, day === plan.days - 1 ? lastSecondOfLastDay(plan) : 86_399);
+        const upd = `${addDays(plan.start, day)} ${hms(sec)}`;
         const w = sinks.staffLimit.write(`${mbrNo}\t${lim}\t${rmnd}\t${upd}\n`);
         if (w) await w;
       }

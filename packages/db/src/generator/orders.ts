@@ -2,7 +2,7 @@ import { DEMO_CODES } from '@bo/contracts';
 import { addDays, compactDay } from '../platform-time.ts';
 import type { GeneratedGoods } from './goods.ts';
 import { memberNumber } from './members.ts';
-import { EVENTS_PER_ORDER, type Plan } from './plan.ts';
+import { EVENTS_PER_ORDER, lastSecondOfLastDay, type Plan } from './plan.ts';
 import { aliasTable, createRandom, cumulative, drawCumulative } from './random.ts';
 import type { RowSink } from './row-sink.ts';
 import { SITES } from './masters.ts';
@@ -23,8 +23,6 @@ export interface ActivitySinks {
 
 /** Orders of days before the period whose cancellations and sales fall inside it. */
 const WARM_UP_DAYS = 5;
-/** Latest event after its order: cancellation ≤ 6 days, sale ≤ 4 days, return ≤ 10 days after the sale. */
-const HORIZON_DAYS = 16;
 
 const SITE_WEIGHTS = [45, 45, 10];
 const PAY_CODES = Object.keys(DEMO_CODES.OM013!);
@@ -76,13 +74,7 @@ export async function generateOrders(plan: Plan, goods: readonly GeneratedGoods[
   const random = createRandom(plan.seed).fork(20);
   const views = createRandom(plan.seed).fork(21);
   const next = random.next;
-  const dayText = (d: number) => addDays(plan.start, d);
-  const days: string[] = [];
-  for (let d = -WARM_UP_DAYS; d < plan.days + HORIZON_DAYS; d++) days.push(dayText(d));
-  const dayOf = (d: number) => days[d + WARM_UP_DAYS]!;
-  const cutoffDay = plan.cutoff ? plan.cutoff.slice(0, 10) : null;
-  const cutoffSec = plan.cutoff ? Number(plan.cutoff.slice(11, 13)) * 3600 + Number(plan.cutoff.slice(14, 16)) * 60 + Number(plan.cutoff.slice(17, 19)) : 86_400;
-  const lastDayLimit = cutoffDay === plan.end ? cutoffSec : 86_400;
+  const lastDayLimit = lastSecondOfLastDay(plan);
 
   const sellable = goods.filter((g) => g.sellableFrom !== Infinity);
   const sellDraw = aliasTable(sellable.map((g) => g.popularity));
@@ -117,12 +109,12 @@ export async function generateOrders(plan: Plan, goods: readonly GeneratedGoods[
   let logNo = 1;
   let orders = 0;
   for (let d = -WARM_UP_DAYS; d < plan.days; d++) {
-    const day = dayOf(d);
+    const day = addDays(plan.start, d);
     const compact = compactDay(day);
     // Timestamps of this day, each built once: orders, events and page views share them.
     const stamps = new Array<string | undefined>(86_400);
     const at = (sec: number) => (stamps[sec] ??= `${day} ${hms(sec)}`);
-    const limit = d === plan.days - 1 ? lastDayLimit : 86_400;
+    const limit = d === plan.days - 1 ? lastDayLimit : 86_399;
     const count = Math.max(1, Math.round(plan.ordersPerDay * factors[d + WARM_UP_DAYS]!));
     const secs = new Int32Array(count);
     for (let k = 0; k < count; k++) secs[k] = drawSecond(SHOPPING_HOURS, next);

@@ -52,3 +52,10 @@ export function resolvePlan(o: SizeOptions): Plan {
     members: Math.round(Math.min(200_000, Math.max(500, (ordersPerDay * o.days) / 8))),
   };
 }
+
+/** The latest second of the period's last day that may hold a row: "now" when the period ends now. */
+export function lastSecondOfLastDay(plan: Plan): number {
+  if (!plan.cutoff || plan.cutoff.slice(0, 10) !== plan.end) return 86_399;
+  const [h, m, s] = plan.cutoff.slice(11, 19).split(':').map(Number) as [number, number, number];
+  return h * 3600 + m * 60 + s;
+}
