@@ -130,12 +130,20 @@ const bar = new cliProgress.SingleBar(
   cliProgress.Presets.shades_classic,
 );
 let barStarted = 0;
+// Ctrl-C during the activity load stops at the next day boundary, so the indexes dropped for
+// the load are built again; a second Ctrl-C stops at once.
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  process.stderr.write('\ndb:seed: stopping after the current day (indexes are restored); Ctrl-C again to abort now\n');
+});
 
 try {
   console.log(`db:seed → bo ${redact(options.boUrl)}, member ${redact(options.memberUrl!)}`);
   const result = await seedDatabases({
     ...options,
     onProgress: (p) => {
+      if (interrupted && p.phase === 'activity') throw new Error('interrupted: the data set is incomplete, load it again with --truncate');
       if (p.phase === 'start') {
         const cut = p.plan.cutoff ? ` up to ${p.plan.cutoff}` : '';
         console.log(

@@ -204,10 +204,14 @@ export async function seedDatabases(options: SeedOptions): Promise<SeedResult> {
         lap('members');
       }
     } finally {
+      // The indexes come back even when the load failed or the caller's progress callback throws.
       if (restoreIndexes) {
-        progress({ phase: 'step', message: `rebuilding the by-goods, by-order and by-member indexes of ${BULK_TABLES.join(', ')}` });
-        await restoreIndexes();
-        lap('indexes');
+        try {
+          progress({ phase: 'step', message: `rebuilding the by-goods, by-order and by-member indexes of ${BULK_TABLES.join(', ')}` });
+        } finally {
+          await restoreIndexes();
+          lap('indexes');
+        }
       }
     }
     return { skipped: false, plan, method, counts, timings, seconds: (Date.now() - began) / 1000 };
