@@ -283,3 +283,29 @@ describe('generated data set', function () {
     });
   });
 });
+
+describe('an interrupted bulk load', function () {
+  this.timeout(120_000);
+  let bo: TestDatabase;
+  before(async () => {
+    bo = await createTestDatabase('gen_stop', boSourceMigrations);
+  });
+  after(async () => bo?.drop());
+
+  it('when the load stops half-way, then the indexes dropped for it are back and the error reaches the caller', async () => {
+    const indexes = () =>
+      rows(bo.knex, `SELECT TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1, 2, 3`);
+    const before = await indexes();
+    let error: Error | undefined;
+    await seedDatabases({
+      ...SIZE,
+      boUrl: bo.url,
+      rebuildIndexes: true,
+      onProgress: (p) => {
+        if (p.phase === 'activity' && p.day === 3) throw new Error('stop here');
+      },
+    }).catch((e: Error) => (error = e));
+    expect(error?.message).to.equal('stop here');
+    expect(await indexes()).to.deep.equal(before);
+  });
+});
