@@ -43,6 +43,12 @@ export const aiConfigSchema = {
     default: 0.1,
     description: 'and when it leads the second candidate by at least this',
   }),
+  AI_CATEGORY_GOODS_PER_LEAF: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    default: 50,
+    description: 'existing goods names per leaf category (newest first) the category classifier learns from; 0 = category names only',
+  }),
   AI_BRAND_FUZZY_MIN: Type.Number({
     minimum: 0.5,
     maximum: 1,

@@ -1,8 +1,9 @@
 import type { AiAutoFillModelOutput, AiGoodsAutoFillResponse, GoodsCtgAtt, GoodsNotiItemValue } from '@bo/contracts';
 import type { AiProvider, NameAnalysis } from '../provider/types.ts';
 import type { AiRunner } from '../provider/ai-runner.ts';
-import { cleanDisplayName, foldCase, normaliseText } from '../text/normalise.ts';
+import { cleanDisplayName, foldCase } from '../text/normalise.ts';
 import { acceptCategory, type CategoryThresholds } from './category-classifier.ts';
+import { categoryText } from './category-text.ts';
 import { ruleBasedListing } from './listing-text.ts';
 import type { MasterIndex } from './master-index.ts';
 import { attributeValue, modelCodes, originOf } from './name-facts.ts';
@@ -20,15 +21,14 @@ const GENERIC_ATTRIBUTES = ['색상', '사이즈', '소재', '용량'];
 /**
  * The deterministic part of auto-fill: brand cascade, category candidates and the confidence
  * test, model codes, origin and attribute words. The category is scored on the name without
- * the brand and the model codes, which say nothing about what the goods are.
+ * the brand, the model codes and the variant words (sizes, colours …), which say nothing about
+ * what the goods are; the matched brand's own goods then lend their categories a small prior.
  */
 export function analyseName(productName: string, masters: MasterIndex, thresholds: CategoryThresholds): NameAnalysis {
   const brand = masters.brands.match(productName);
   const codes = modelCodes(productName);
-  let text = normaliseText(productName);
-  for (const code of codes) text = text.replace(foldCase(code), ' ');
-  if (brand.matchedText) text = removeUnspaced(text, brand.matchedText);
-  const candidates = masters.categories.rank(text, 5);
+  const text = categoryText(productName, { codes, phrases: brand.matchedText ? [brand.matchedText] : [] });
+  const candidates = masters.categories.rank(text, 5, brand.brandNo);
   const accepted = acceptCategory(candidates, thresholds);
   const attNames = accepted ? masters.attributesOf(accepted.stdCtgNo).map((a) => a.attNm) : GENERIC_ATTRIBUTES;
   const attributeWords = [...new Set(attNames.map((n) => attributeValue(n, productName)).filter((v): v is string => !!v))];
@@ -42,17 +42,6 @@ export function analyseName(productName: string, masters: MasterIndex, threshold
     origin: originOf(productName),
     attributeWords,
   };
-}
-
-/** Remove the first occurrence of an unspaced phrase from spaced text (the brand may span words). */
-function removeUnspaced(text: string, phrase: string): string {
-  const chars: { c: string; i: number }[] = [];
-  for (let i = 0; i < text.length; i++) if (text[i] !== ' ') chars.push({ c: text[i]!, i });
-  const at = chars.map((x) => x.c).join('').indexOf(phrase);
-  if (at < 0) return text;
-  const from = chars[at]!.i;
-  const to = chars[at + phrase.length - 1]!.i;
-  return `${text.slice(0, from)} ${text.slice(to + 1)}`;
 }
 
 /**

@@ -1,9 +1,25 @@
-import { blend, CharNgramEmbeddings, cosine, type SparseVector } from '../retrieval/char-ngram-embeddings.ts';
+import { CharNgramEmbeddings, type SparseVector } from '../retrieval/char-ngram-embeddings.ts';
+import { ngramCounts } from '../text/char-ngrams.ts';
+import { words } from '../text/normalise.ts';
+import { mapInSlices } from './in-slices.ts';
+
+/** A node of the standard category tree on a leaf's path. */
+export interface PathNode {
+  stdCtgNo: string;
+  name: string;
+}
 
 export interface LeafCategory {
   stdCtgNo: string;
-  /** Names from the root down to the leaf. */
-  path: readonly string[];
+  /** Nodes from the root down to the leaf. */
+  path: readonly PathNode[];
+}
+
+/** An existing goods item of a leaf: its name cleaned for category scoring, and its brand. */
+export interface GoodsExample {
+  stdCtgNo: string;
+  text: string;
+  brandNo: string | null;
 }
 
 export interface CategoryCandidate {
@@ -17,49 +33,195 @@ export interface CategoryThresholds {
   minMargin: number;
 }
 
-/** How much each level of the path counts, leaf first: the leaf name says the most. */
-const LEVEL_WEIGHTS = [1, 0.35, 0.2, 0.1];
+/** How the evidence is weighed; see `CategoryClassifier`. */
+export interface CategoryWeights {
+  /** Weight of a name match at each level, leaf first (leaf, parent, grandparent, root). */
+  levels: readonly number[];
+  /** Share of the weaker of path and goods similarity in the score (the stronger has the rest). */
+  goods: number;
+  /** Most the brand's own goods can add, for a leaf holding all of them. */
+  brand: number;
+}
+
+export const CATEGORY_WEIGHTS: CategoryWeights = { levels: [1, 0.85, 0.55, 0.3], goods: 0.4, brand: 0.1 };
 
 export const hierarchyText = (path: readonly string[]): string => path.join(' > ');
 
+interface LeafEntry {
+  leaf: LeafCategory;
+  hierarchy: string;
+  /** Indexes into `nodes`, leaf first. */
+  nodes: number[];
+}
+
 /**
- * Ranks leaf categories by similarity to a product name: cosine of character n-gram TF-IDF
- * vectors, a leaf being its own name blended with its ancestors' names.
+ * Ranks leaf categories for a product name, from the platform's own data:
+ *
+ * - **path**: how much of each category name on the leaf's path the name contains (character
+ *   n-gram TF-IDF, the share of the category name's weight found in the name, tempered by
+ *   cosine so a one-syllable name matching inside a longer word counts little), weighted by
+ *   level (leaf > parent > grandparent > root), the best level deciding: `운동화` in a name
+ *   points at every leaf under 운동화 and at none of the other 운동화-looking leaves;
+ * - **goods**: cosine to the leaf's most similar existing goods name (cleaned the same way),
+ *   which knows the words sellers really use (`갤럭시 버즈` is listed under 무선이어폰); n-gram
+ *   weights count leaves, so product-line words shared by many leaves weigh little;
+ * - **brand**: a small prior from where the matched brand's existing goods are listed.
+ *
+ * The stronger of path and goods leads the score, the weaker adds its share; the score stays in
+ * [0, 1], so the confidence test's threshold and margin keep their meaning.
  */
 export class CategoryClassifier {
   private readonly embeddings: CharNgramEmbeddings;
-  private readonly leaves: { leaf: LeafCategory; hierarchy: string; vector: SparseVector }[];
+  private readonly leafIndex = new Map<string, number>();
+  /** Per node, its name's alternatives (`샌들/슬리퍼` is 샌들 or 슬리퍼): vector and unspaced key. */
+  private readonly nodes: { vector: SparseVector; key: string }[][] = [];
+  private readonly leaves: LeafEntry[] = [];
+  /** n-gram → (example index, weight): the most similar goods without comparing every example. */
+  private readonly postings = new Map<string, { i: number; w: number }[]>();
+  private readonly exampleLeaf: number[] = [];
+  /** brand → node → number of the brand's goods under that node, and the brand's total. */
+  private readonly brandCounts = new Map<string, Map<number, number>>();
+  private readonly brandTotals = new Map<string, number>();
 
-  constructor(leaves: readonly LeafCategory[]) {
-    this.embeddings = new CharNgramEmbeddings(leaves.map((l) => l.path.join(' ')));
-    this.leaves = leaves.map((leaf) => {
-      const fromLeaf = [...leaf.path].reverse();
-      return {
-        leaf,
-        hierarchy: hierarchyText(leaf.path),
-        vector: blend(fromLeaf.map((name, i) => ({ vector: this.embeddings.sparse(name), weight: LEVEL_WEIGHTS[i] ?? 0.05 }))),
-      };
+  /** Build the classifier; the goods names are counted and indexed in slices (see `mapInSlices`). */
+  static async build(leaves: readonly LeafCategory[], examples: readonly GoodsExample[] = []): Promise<CategoryClassifier> {
+    const leafNos = new Set(leaves.map((l) => l.stdCtgNo));
+    const known = examples.filter((e) => leafNos.has(e.stdCtgNo) && e.text.trim());
+    const counts = await mapInSlices(known, (e) => ngramCounts(e.text));
+    // Document frequency counts leaves, not goods: a word found in the goods of many leaves (a
+    // product-line word such as 프리미엄) tells leaves apart no better than a common syllable.
+    const perLeaf = new Map<string, Map<string, number>>();
+    known.forEach((e, i) => {
+      let grams = perLeaf.get(e.stdCtgNo);
+      if (!grams) perLeaf.set(e.stdCtgNo, (grams = new Map()));
+      for (const gram of counts[i]!.keys()) grams.set(gram, 1);
     });
+    const classifier = new CategoryClassifier(leaves, [...perLeaf.values()]);
+    await mapInSlices(known, (e, i) => classifier.addExample(e, counts[i]!));
+    return classifier;
+  }
+
+  private constructor(leaves: readonly LeafCategory[], leafGrams: readonly ReadonlyMap<string, number>[]) {
+    const nodeIndex = new Map<string, number>();
+    const nodeNames: string[] = [];
+    const indexOf = (node: PathNode): number => {
+      let i = nodeIndex.get(node.stdCtgNo);
+      if (i === undefined) {
+        i = nodeNames.length;
+        nodeIndex.set(node.stdCtgNo, i);
+        nodeNames.push(node.name);
+      }
+      return i;
+    };
+    for (const leaf of leaves) {
+      this.leafIndex.set(leaf.stdCtgNo, this.leaves.length);
+      this.leaves.push({ leaf, hierarchy: hierarchyText(leaf.path.map((p) => p.name)), nodes: [...leaf.path].reverse().map(indexOf) });
+    }
+    // The vocabulary and IDF come from the category names and the goods names together.
+    this.embeddings = new CharNgramEmbeddings(nodeNames.flatMap((n) => n.split('/')), leafGrams);
+    for (const name of nodeNames) {
+      this.nodes.push(
+        name
+          .split('/')
+          .map((part) => ({ vector: this.embeddings.sparse(part), key: words(part).join('') }))
+          .filter((p) => p.key),
+      );
+    }
+  }
+
+  private addExample(e: GoodsExample, counts: ReadonlyMap<string, number>): void {
+    const i = this.exampleLeaf.length;
+    const leaf = this.leafIndex.get(e.stdCtgNo)!;
+    this.exampleLeaf.push(leaf);
+    for (const [gram, w] of this.embeddings.weigh(counts)) {
+      let list = this.postings.get(gram);
+      if (!list) this.postings.set(gram, (list = []));
+      list.push({ i, w });
+    }
+    if (!e.brandNo) return;
+    let brandCounts = this.brandCounts.get(e.brandNo);
+    if (!brandCounts) this.brandCounts.set(e.brandNo, (brandCounts = new Map()));
+    for (const node of this.leaves[leaf]!.nodes) brandCounts.set(node, (brandCounts.get(node) ?? 0) + 1);
+    this.brandTotals.set(e.brandNo, (this.brandTotals.get(e.brandNo) ?? 0) + 1);
   }
 
   get size(): number {
     return this.leaves.length;
   }
 
-  /** The `k` most similar leaves, best first (ties by number, so answers are stable). */
-  rank(text: string, k = 5): CategoryCandidate[] {
+  /** Goods names indexed for the nearest-goods signal. */
+  get exampleCount(): number {
+    return this.exampleLeaf.length;
+  }
+
+  /** The `k` best leaves, best first (ties by number, so answers are stable). */
+  rank(text: string, k = 5, brandNo?: string): CategoryCandidate[] {
     const q = this.embeddings.sparse(text);
     if (q.size === 0) return [];
+    const w = CATEGORY_WEIGHTS;
+    // A category name written as a word of the name is a full match, however short (`배`).
+    const written = new Set(words(text));
+    const nodeMatch = this.nodes.map((parts) => Math.max(0, ...parts.map((p) => (written.has(p.key) ? 1 : match(q, p.vector)))));
+    const nearest = this.nearestByLeaf(q);
+    // With no goods at all to learn from (a new platform), the category names decide alone.
+    const withGoods = this.exampleLeaf.length > 0;
+    const brandCounts = brandNo ? this.brandCounts.get(brandNo) : undefined;
+    const brandTotal = brandNo ? (this.brandTotals.get(brandNo) ?? 0) : 0;
+
     const scored: CategoryCandidate[] = [];
-    for (const { leaf, hierarchy, vector } of this.leaves) {
-      const score = cosine(q, vector);
-      if (score > 0) scored.push({ stdCtgNo: leaf.stdCtgNo, stdCtgHierarchy: hierarchy, score });
-    }
+    this.leaves.forEach((entry, li) => {
+      let path = 0;
+      entry.nodes.forEach((node, level) => {
+        path = Math.max(path, (w.levels[level] ?? 0) * nodeMatch[node]!);
+      });
+      // A leaf without goods, or with goods unlike the name, keeps 1 − w.goods of its path score.
+      const goods = nearest.get(li) ?? 0;
+      let score = withGoods ? (1 - w.goods) * Math.max(path, goods) + w.goods * Math.min(path, goods) : path;
+      if (brandCounts && brandTotal && score > 0) {
+        // The share of the brand's goods in the leaf, under its parent and under its grandparent:
+        // the brand's usual corner of the tree, never enough alone to pass the confidence test.
+        const share = entry.nodes.slice(0, 3).reduce((s, node) => s + (brandCounts.get(node) ?? 0), 0) / (3 * brandTotal);
+        score = Math.min(1, score + w.brand * share);
+      }
+      if (score > 0) scored.push({ stdCtgNo: entry.leaf.stdCtgNo, stdCtgHierarchy: entry.hierarchy, score });
+    });
     return scored
       .sort((a, b) => b.score - a.score || a.stdCtgNo.localeCompare(b.stdCtgNo))
       .slice(0, k)
       .map((c) => ({ ...c, score: Math.round(c.score * 10000) / 10000 }));
   }
+
+  /** Per leaf, the cosine of its goods name most similar to the query (leaves sharing nothing are absent). */
+  private nearestByLeaf(q: SparseVector): Map<number, number> {
+    const dots = new Map<number, number>();
+    for (const [gram, qw] of q) {
+      const list = this.postings.get(gram);
+      if (list) for (const { i, w } of list) dots.set(i, (dots.get(i) ?? 0) + qw * w);
+    }
+    const best = new Map<number, number>();
+    for (const [i, dot] of dots) {
+      const leaf = this.exampleLeaf[i]!;
+      if (dot > (best.get(leaf) ?? 0)) best.set(leaf, dot);
+    }
+    return best;
+  }
+}
+
+/**
+ * How well a product name (`q`) contains a category name (`n`), both normalised: the share of
+ * the category name's weight present in the name, times the cosine's square root, so a short
+ * name found inside a longer, different word scores low.
+ */
+function match(q: SparseVector, n: SparseVector): number {
+  let covered = 0;
+  let dot = 0;
+  for (const [gram, nw] of n) {
+    const qw = q.get(gram);
+    if (qw === undefined) continue;
+    covered += nw * nw;
+    dot += nw * qw;
+  }
+  return covered * Math.sqrt(dot);
 }
 
 /**

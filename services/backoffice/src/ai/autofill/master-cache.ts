@@ -4,8 +4,8 @@ import { loadMasterRows } from '../repository.ts';
 import { buildMasterIndex, type MasterIndex } from './master-index.ts';
 
 /**
- * Masters are small (hundreds of brands and leaves) and change rarely, so auto-fill reads them
- * from memory: loaded on first use, reloaded in the background once older than `refreshMs`
+ * Masters are small (hundreds of brands and leaves) and change rarely, and the goods names the
+ * classifier learns from are capped per leaf, so auto-fill reads them from memory: loaded on first use, reloaded in the background once older than `refreshMs`
  * while requests keep using the previous copy. A failed reload keeps the old copy.
  */
 export class MasterCache {
@@ -14,7 +14,7 @@ export class MasterCache {
 
   constructor(
     private readonly knex: Knex,
-    private readonly options: { refreshMs: number; fuzzyMin: number; logger: Logger },
+    private readonly options: { refreshMs: number; fuzzyMin: number; goodsPerLeaf: number; logger: Logger },
   ) {}
 
   async get(): Promise<MasterIndex> {
@@ -27,10 +27,12 @@ export class MasterCache {
 
   /** Load now (also used by tests and the evaluation after they change masters). */
   reload(): Promise<MasterIndex> {
-    this.loading ??= loadMasterRows(this.knex)
-      .then((rows) => {
-        this.current = buildMasterIndex(rows, { fuzzyMin: this.options.fuzzyMin, now: Date.now() });
-        return this.current;
+    this.loading ??= loadMasterRows(this.knex, { goodsPerLeaf: this.options.goodsPerLeaf })
+      .then((rows) => buildMasterIndex(rows, { fuzzyMin: this.options.fuzzyMin, now: Date.now() }))
+      .then((index) => {
+        this.current = index;
+        this.options.logger.info('AI masters loaded', { brands: index.brands.size, leaves: index.categories.size, goodsNames: index.categories.exampleCount });
+        return index;
       })
       .finally(() => {
         this.loading = undefined;

@@ -1,6 +1,10 @@
 import type { CategoryAttRow, CategoryRow, MasterRows, NoticeItemRow } from '../repository.ts';
 import { BrandMatcher, type BrandMaster } from './brand-matcher.ts';
-import { CategoryClassifier, hierarchyText } from './category-classifier.ts';
+import { CategoryClassifier, hierarchyText, type GoodsExample } from './category-classifier.ts';
+import { categoryText } from './category-text.ts';
+import { mapInSlices } from './in-slices.ts';
+import { modelCodes } from './name-facts.ts';
+import { normaliseText } from '../text/normalise.ts';
 
 /** The masters as in-memory indexes: built once per load, read by every auto-fill. */
 export interface MasterIndex {
@@ -16,7 +20,8 @@ export interface MasterIndex {
   loadedAt: number;
 }
 
-export function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: number; now: number }): MasterIndex {
+/** The indexes of one load; the goods names are cleaned and indexed in slices, between requests. */
+export async function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: number; now: number }): Promise<MasterIndex> {
   const aliases = new Map<string, string[]>();
   for (const a of rows.aliases) aliases.set(a.brandNo, [...(aliases.get(a.brandNo) ?? []), a.aliasNm]);
   const brands: BrandMaster[] = rows.brands.map((b) => ({ ...b, aliases: aliases.get(b.brandNo) ?? [] }));
@@ -33,7 +38,9 @@ export function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: number; 
   };
   const leaves = rows.categories
     .filter((c) => c.leafYn === 'Y')
-    .map((c) => ({ stdCtgNo: c.stdCtgNo, path: pathOf(c.stdCtgNo).map((p) => p.stdCtgNm) }));
+    .map((c) => ({ stdCtgNo: c.stdCtgNo, path: pathOf(c.stdCtgNo).map((p) => ({ stdCtgNo: p.stdCtgNo, name: p.stdCtgNm })) }));
+  const examples = await goodsExamples(rows, brands);
+  const categories = await CategoryClassifier.build(leaves, examples);
 
   const attributes = new Map<string, CategoryAttRow[]>();
   for (const a of rows.attributes) attributes.set(a.stdCtgNo, [...(attributes.get(a.stdCtgNo) ?? []), a]);
@@ -51,7 +58,7 @@ export function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: number; 
 
   return {
     brands: new BrandMatcher(brands, options.fuzzyMin),
-    categories: new CategoryClassifier(leaves),
+    categories,
     categoryByNo,
     hierarchyOf: (stdCtgNo) => hierarchyText(pathOf(stdCtgNo).map((p) => p.stdCtgNm)),
     inherited,
@@ -69,3 +76,22 @@ export function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: number; 
   };
 }
 
+/**
+ * Existing goods names cleaned like a query (without their own brand's spellings, model codes
+ * and variant words), so that the nearest goods are found by what the goods are.
+ */
+function goodsExamples(rows: MasterRows, brands: readonly BrandMaster[]): Promise<GoodsExample[]> {
+  const spellings = new Map(
+    brands.map((b) => [
+      b.brandNo,
+      [...new Set([b.brandNm, b.brandEngNm, ...b.aliases].filter((n): n is string => !!n).map((n) => normaliseText(n).replace(/\s+/g, '')))]
+        .filter(Boolean)
+        .sort((x, y) => y.length - x.length),
+    ]),
+  );
+  return mapInSlices(rows.goodsSamples, (g) => ({
+    stdCtgNo: g.stdCtgNo,
+    brandNo: g.brandNo,
+    text: categoryText(g.goodsNm, { codes: modelCodes(g.goodsNm), phrases: (g.brandNo && spellings.get(g.brandNo)) || [] }),
+  }));
+}

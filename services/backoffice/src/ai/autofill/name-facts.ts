@@ -190,3 +190,16 @@ const ATTRIBUTE_WORDS = new Set(
 
 /** True for a word that names a colour, material, season, fit … (never a brand or a category). */
 export const isAttributeWord = (word: string): boolean => ATTRIBUTE_WORDS.has(foldCase(word).replace(/\s+/g, ''));
+
+const COLOUR_WORDS = new Set(COLOURS.flatMap((spellings) => spellings.map((w) => foldCase(w))));
+/** Counts and packs (`4종`, `2개입`, `1+1` spelled `1 1`) and bare numbers (`97`, `3`). */
+const COUNT_TOKEN = /^\d+(\.\d+)?(종|개|개입|입|팩|세트|매|롤|p|pcs|ea|박스|box|병|캔|봉|포)?%?$/i;
+
+/**
+ * True for a word of a normalised name that picks a variant of the goods (size, colour,
+ * capacity, dimension, count, bare number) rather than saying what they are. Such words are
+ * left out of category scoring: `270mm` or `블랙` must not pull toward an unrelated leaf
+ * that shares a few letters (`블랙` ~ `슬랙스`).
+ */
+export const isVariantWord = (word: string): boolean =>
+  UNIT_TOKEN.test(word) || DIMENSION_TOKEN.test(word) || SIZE_TOKEN.test(word) || COUNT_TOKEN.test(word) || COLOUR_WORDS.has(foldCase(word));

@@ -11,7 +11,7 @@ export interface LabelledName {
 }
 
 /** A tiny seeded PRNG (mulberry32): the same seed gives the same set on every machine. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -27,9 +27,9 @@ function prng(seed: number) {
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
   };
 }
-type Prng = ReturnType<typeof prng>;
+export type Prng = ReturnType<typeof prng>;
 
-const DECORATIONS = ['[공식]', '(정품)', '[무료배송]', '[특가]', '★당일발송★', '[단독]', '(국내정품)', '[BEST]', '【한정】', '(당일출고)'];
+export const DECORATIONS = ['[공식]', '(정품)', '[무료배송]', '[특가]', '★당일발송★', '[단독]', '(국내정품)', '[BEST]', '【한정】', '(당일출고)'];
 const LINE_WORDS = ['에센셜', '데일리', '베이직', '프리미엄', '시그니처', '클래식', '오리지널', '라이트', '모던', '스탠다드', '플러스', '2025년형', '신형'];
 const QUANTITIES = ['1+1', '2개입', '3팩', '10매', '대용량', '세트'];
 /** Vowel jamo sellers confuse (ㅐ/ㅔ, ㅓ/ㅗ …): the realistic one-jamo typo. */
@@ -37,7 +37,7 @@ const VOWEL_SWAPS: Record<string, string> = { ㅐ: 'ㅔ', ㅔ: 'ㅐ', ㅓ: 'ㅗ'
 const CONSONANT_SWAPS: Record<string, string> = { ㄲ: 'ㄱ', ㄱ: 'ㄲ', ㄸ: 'ㄷ', ㄷ: 'ㄸ', ㅃ: 'ㅂ', ㅂ: 'ㅃ', ㅆ: 'ㅅ', ㅅ: 'ㅆ', ㅉ: 'ㅈ', ㅈ: 'ㅉ' };
 
 /** One jamo of one syllable swapped for a look-alike (`나이키` → `나이끼`, `셔츠` → `셔즈`). */
-function jamoTypo(word: string, r: Prng): string {
+export function jamoTypo(word: string, r: Prng): string {
   const syllables = [...word].map((ch, i) => ({ ch, i })).filter(({ ch }) => /[가-힣]/.test(ch));
   if (syllables.length < 2) return word;
   const { ch, i } = r.pick(syllables);
@@ -46,12 +46,18 @@ function jamoTypo(word: string, r: Prng): string {
   if (!swaps.length) return word;
   const { k, to } = r.pick(swaps);
   jamo[k] = to!;
-  const typed = assemble(jamo);
+  // A swap inside a split compound vowel (ㅢ = ㅡ + ㅣ) may leave no valid syllable: no typo then.
+  let typed: string;
+  try {
+    typed = assemble(jamo);
+  } catch {
+    return word;
+  }
   return typed.length === 1 ? word.slice(0, i) + typed + word.slice(i + 1) : word;
 }
 
 /** A space inside a compound (`반팔티셔츠` → `반팔 티셔츠`). */
-function splitSpace(word: string, r: Prng): string {
+export function splitSpace(word: string, r: Prng): string {
   if (word.length < 4) return word;
   const at = r.int(2, word.length - 2);
   return `${word.slice(0, at)} ${word.slice(at)}`;
@@ -65,7 +71,7 @@ function modelCode(r: Prng): string {
   return r.chance(0.5) ? `${prefix}${digits}` : `${prefix}${digits}-${String(r.int(1, 99)).padStart(2, '0')}`;
 }
 
-function brandSpelling(nm: string, eng: string | null, aliases: readonly string[], r: Prng, noise: string[]): string {
+export function brandSpelling(nm: string, eng: string | null, aliases: readonly string[], r: Prng, noise: string[]): string {
   const roll = r.next();
   if (roll < 0.35) return nm;
   if (roll < 0.5 && eng) {

@@ -9,17 +9,21 @@ export type SparseVector = Map<string, number>;
  * provider and the model provider retrieve through the same vectors. The vocabulary and IDF come
  * from the corpus it is fitted on; n-grams outside it carry no weight (they cannot tell corpus
  * entries apart). `sparse()` is the fast path for in-process scoring; `embedQuery` and
- * `embedDocuments` give the same vectors densely over the vocabulary.
+ * `embedDocuments` give the same vectors densely over the vocabulary. A large corpus may be
+ * given as n-gram counts already made (`counted`), which `weigh()` turns into vectors without
+ * counting again.
  */
 export class CharNgramEmbeddings extends Embeddings {
   private readonly idf = new Map<string, number>();
   private readonly index = new Map<string, number>();
 
-  constructor(corpus: readonly string[]) {
+  constructor(corpus: readonly string[], counted: readonly ReadonlyMap<string, number>[] = []) {
     super({});
     const df = new Map<string, number>();
-    for (const text of corpus) for (const gram of ngramCounts(text).keys()) df.set(gram, (df.get(gram) ?? 0) + 1);
-    const n = corpus.length;
+    for (const counts of [...corpus.map((text) => ngramCounts(text)), ...counted]) {
+      for (const gram of counts.keys()) df.set(gram, (df.get(gram) ?? 0) + 1);
+    }
+    const n = corpus.length + counted.length;
     for (const [gram, count] of df) {
       this.idf.set(gram, Math.log((n + 1) / (count + 1)) + 1);
       this.index.set(gram, this.index.size);
@@ -32,9 +36,14 @@ export class CharNgramEmbeddings extends Embeddings {
 
   /** Sublinear TF × IDF, normalised. */
   sparse(text: string): SparseVector {
+    return this.weigh(ngramCounts(text));
+  }
+
+  /** The vector of n-gram counts made with `ngramCounts`. */
+  weigh(counts: ReadonlyMap<string, number>): SparseVector {
     const vector: SparseVector = new Map();
     let norm = 0;
-    for (const [gram, count] of ngramCounts(text)) {
+    for (const [gram, count] of counts) {
       const idf = this.idf.get(gram);
       if (idf === undefined) continue;
       const w = (1 + Math.log(count)) * idf;
@@ -62,15 +71,6 @@ export class CharNgramEmbeddings extends Embeddings {
 function normalise(vector: SparseVector, norm: number): SparseVector {
   if (norm > 0) for (const [k, v] of vector) vector.set(k, v / norm);
   return vector;
-}
-
-/** Weighted sum of vectors, normalised again (a category = its leaf name plus its ancestors). */
-export function blend(parts: readonly { vector: SparseVector; weight: number }[]): SparseVector {
-  const out: SparseVector = new Map();
-  for (const { vector, weight } of parts) for (const [k, v] of vector) out.set(k, (out.get(k) ?? 0) + v * weight);
-  let norm = 0;
-  for (const v of out.values()) norm += v * v;
-  return normalise(out, Math.sqrt(norm));
 }
 
 /** Cosine of two normalised sparse vectors. */
