@@ -36,7 +36,7 @@ const TABLES: Record<string, string> = {
     incom_nm VARCHAR(200) NULL, stk_mgr_yn CHAR(1) NOT NULL DEFAULT 'Y', stk_qty INT NOT NULL DEFAULT 0,
     sfty_stk_qty INT NOT NULL DEFAULT 0, img_path VARCHAR(300) NULL, goods_reg_dtm DATETIME NOT NULL,
     KEY idx_goods_entr_stat (entr_no, sale_stat_cd), KEY idx_goods_ctg (std_ctg_no), KEY idx_goods_brand (brand_no),
-    KEY idx_goods_md (md_id), KEY idx_goods_reg (goods_reg_dtm), KEY idx_goods_stat (sale_stat_cd)`,
+    KEY idx_goods_md (md_id), KEY idx_goods_reg (goods_reg_dtm), KEY idx_goods_stat_stock (sale_stat_cd, stk_mgr_yn, stk_qty, sfty_stk_qty)`,
   disp_ctg_goods: `disp_ctg_no VARCHAR(20) NOT NULL, goods_no VARCHAR(20) NOT NULL, PRIMARY KEY (disp_ctg_no, goods_no),
     KEY idx_disp_ctg_goods_goods (goods_no)`,
   mkdp: `mkdp_no VARCHAR(20) NOT NULL PRIMARY KEY, mkdp_nm VARCHAR(200) NOT NULL, bref_desc VARCHAR(500) NULL, intro_conts TEXT NULL`,
