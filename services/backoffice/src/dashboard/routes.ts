@@ -1,8 +1,7 @@
 import type { Router } from 'express';
 import {
-  OPERATIONS,
+  findOperation,
   type GoodsReviewStatusRequest,
-  type OperationSpec,
   type QnaAnswerStatusRequest,
   type RestockNoticeStatusRequest,
   type SaleStockStatusRequest,
@@ -15,12 +14,6 @@ import { restockNoticeStatus } from './restock-notice-status.ts';
 import { reviewStatus } from './review-status.ts';
 import { saleStockStatus } from './sale-stock-status.ts';
 
-const operation = (operationId: string): OperationSpec => {
-  const op = OPERATIONS.find((o) => o.operationId === operationId);
-  if (!op) throw new Error(`operation ${operationId} is missing from contracts`);
-  return op;
-};
-
 /** Bearer auth runs before every operation; this only narrows the type. */
 const principal = (auth: AuthPrincipal | undefined): AuthPrincipal => {
   if (!auth) throw new AppError('UNAUTHENTICATED');
@@ -32,19 +25,19 @@ export function mountDashboardRoutes(router: Router, deps: BackofficeDeps): void
   const { knex } = deps;
   const now = deps.clock ?? (() => new Date());
 
-  mountOperation<SaleStockStatusRequest>(router, operation('getGoodsSaleStockStatus'), async ({ query, auth }) =>
+  mountOperation<SaleStockStatusRequest>(router, findOperation('getGoodsSaleStockStatus'), async ({ query, auth }) =>
     saleStockStatus(knex, await resolveDashboardScope(knex, principal(auth), query)),
   );
 
-  mountOperation<RestockNoticeStatusRequest>(router, operation('getRestockNoticeStatus'), async ({ query, auth }) =>
+  mountOperation<RestockNoticeStatusRequest>(router, findOperation('getRestockNoticeStatus'), async ({ query, auth }) =>
     restockNoticeStatus(knex, await resolveDashboardScope(knex, principal(auth), query), query.siteNo),
   );
 
-  mountOperation<QnaAnswerStatusRequest>(router, operation('getQnaAnswerStatus'), async ({ query, auth }) =>
+  mountOperation<QnaAnswerStatusRequest>(router, findOperation('getQnaAnswerStatus'), async ({ query, auth }) =>
     qnaAnswerStatus(knex, await resolveDashboardScope(knex, principal(auth), query), query.procStatCd),
   );
 
-  mountOperation<GoodsReviewStatusRequest>(router, operation('getGoodsReviewStatus'), async ({ query, auth }) =>
+  mountOperation<GoodsReviewStatusRequest>(router, findOperation('getGoodsReviewStatus'), async ({ query, auth }) =>
     reviewStatus(knex, await resolveDashboardScope(knex, principal(auth), query), query.siteNo, now(), deps.config.PLATFORM_TIME_ZONE),
   );
 }
