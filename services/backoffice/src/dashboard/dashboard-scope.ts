@@ -1,6 +1,7 @@
 import type { Knex } from '@bo/db';
 import { WORK_GROUPS } from '@bo/contracts';
 import { AppError, type AuthPrincipal } from '@bo/service-kit';
+import { supplierOf } from '../shared/supplier-scope.ts';
 import { mappedCategoryCount, userWorkGroup, type GoodsScope } from './repository.ts';
 
 export interface DashboardScope {
@@ -24,7 +25,7 @@ export async function resolveDashboardScope(
   auth: AuthPrincipal,
   query: { entrNo?: string | undefined; userId?: string | undefined },
 ): Promise<DashboardScope> {
-  if (auth.entrNo && query.entrNo && query.entrNo !== auth.entrNo) throw new AppError('SUPPLIER_SCOPE');
+  const entrNo = supplierOf(auth, query.entrNo);
   const namesOtherUser = query.userId !== undefined && query.userId !== auth.userId;
   if (namesOtherUser && auth.workGrpCd !== WORK_GROUPS.ADMIN) throw new AppError('USER_SCOPE');
 
@@ -34,7 +35,6 @@ export async function resolveDashboardScope(
     namesOtherUser ? userWorkGroup(knex, userId) : Promise.resolve(auth.workGrpCd),
     mappedCategoryCount(knex, userId),
   ]);
-  const entrNo = auth.entrNo ?? query.entrNo;
   const goods: GoodsScope = {
     ...(entrNo ? { entrNo } : {}),
     ...(workGrpCd === WORK_GROUPS.MD && mapped > 0 ? { mdUserId: userId } : {}),

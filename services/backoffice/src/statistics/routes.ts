@@ -19,7 +19,7 @@ import { categoryColumns, enterpriseColumns, goodsColumns, hourlyColumns, payWay
 import { hourlyStatusGraph, hourlyStatusList } from './hourly-status.ts';
 import { payWayStatus } from './pay-way-status.ts';
 import { periodStatusGraph, periodStatusList } from './period-status.ts';
-import { refuseSupplierToken, supplierOf } from './supplier-scope.ts';
+import { refuseSupplierToken, supplierOf } from '../shared/supplier-scope.ts';
 
 const list = <R>(payloads: R[]) => ({ totalCount: payloads.length, payloads });
 
