@@ -1,5 +1,6 @@
 import type { Knex } from '@bo/db';
 import { REVIEW_DISPLAYED } from '@bo/contracts';
+import { whereInCategories, withCategoryDescendants } from '../shared/category-tree.ts';
 
 /** Which goods a dashboard count may see; built from the token by `dashboard-scope.ts`. */
 export interface GoodsScope {
@@ -8,25 +9,23 @@ export interface GoodsScope {
   mdUserId?: string;
 }
 
+/** `md_ctg` = the user's mapped categories and their descendants. */
+const MD_CATEGORIES = 'md_ctg';
+
 /**
- * The mapped categories and their descendants. UNION (not UNION ALL) de-duplicates, which also
- * ends the recursion should the category tree ever contain a cycle. Seeded from `md_std_ctg`
+ * A query that can see the `md_ctg` CTE when the scope needs it. Seeded from `md_std_ctg`
  * itself so goods filed directly under a mapped number count even without a `std_ctg` row.
  */
-const MD_CATEGORIES_SQL = `SELECT m.std_ctg_no FROM md_std_ctg m WHERE m.user_id = ?
-  UNION
-  SELECT c.std_ctg_no FROM std_ctg c JOIN md_ctg p ON c.upr_std_ctg_no = p.std_ctg_no`;
-
-/** A query that can see the `md_ctg` CTE when the scope needs it. */
 function scopedQuery(knex: Knex, scope: GoodsScope): Knex.QueryBuilder {
   const qb = knex.queryBuilder();
-  if (scope.mdUserId) qb.withRecursive('md_ctg', ['std_ctg_no'], knex.raw(MD_CATEGORIES_SQL, [scope.mdUserId]));
+  const { mdUserId } = scope;
+  if (mdUserId) withCategoryDescendants(qb, MD_CATEGORIES, (tree) => tree.select('m.std_ctg_no').from('md_std_ctg as m').where('m.user_id', mdUserId));
   return qb;
 }
 
 function whereGoodsInScope(qb: Knex.QueryBuilder, scope: GoodsScope, entrColumn: string): void {
   if (scope.entrNo) qb.where(entrColumn, scope.entrNo);
-  if (scope.mdUserId) qb.whereIn('g.std_ctg_no', (sub) => sub.select('std_ctg_no').from('md_ctg'));
+  if (scope.mdUserId) whereInCategories(qb, 'g.std_ctg_no', MD_CATEGORIES);
 }
 
 export async function userWorkGroup(knex: Knex, userId: string): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import type { Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
+import { whereInCategories, withCategoryDescendants } from '../shared/category-tree.ts';
 
 /**
  * The SQL of the statistics component. The database groups and sums; callers get one plain row
@@ -67,28 +68,14 @@ const S_MEASURES = ['s.ordAmt', 's.ordQty', 's.cnclAmt', 's.cnclQty', 's.dcAmt2n
 /** Net amount of a grouped row, the sort key of every aggregate list. */
 const NET_DESC = 's.ordAmt - s.cnclAmt DESC';
 
+/** `stat_ctg_tree` = the requested category and every category below it. */
 const CATEGORY_TREE = 'stat_ctg_tree';
 
-/**
- * `stat_ctg_tree` = the category and every category below it. UNION (not UNION ALL) makes the
- * recursion stop even if the platform's tree ever holds a cycle. Attached to the outermost
- * query: MySQL 8 and MariaDB both let derived tables and subqueries read it.
- */
 function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): void {
-  if (!stdCtgNo) return;
-  q.withRecursive(CATEGORY_TREE, ['std_ctg_no'], (tree) =>
-    tree
-      .select('std_ctg_no')
-      .from('std_ctg')
-      .where('std_ctg_no', stdCtgNo)
-      .union((below) =>
-        below.select('c.std_ctg_no').from('std_ctg as c').join(`${CATEGORY_TREE} as t`, 'c.upr_std_ctg_no', 't.std_ctg_no'),
-      ),
-  );
+  if (stdCtgNo) withCategoryDescendants(q, CATEGORY_TREE, (tree) => tree.select('std_ctg_no').from('std_ctg').where('std_ctg_no', stdCtgNo));
 }
 
-const inCategoryTree = (q: Knex.QueryBuilder, column: string) =>
-  q.whereIn(column, (tree) => tree.select('std_ctg_no').from(CATEGORY_TREE));
+const inCategoryTree = (q: Knex.QueryBuilder, column: string) => whereInCategories(q, column, CATEGORY_TREE);
 
 /** Restrict rows whose goods number is `${alias}.goods_no` by the goods' current attributes. */
 function filterThroughGoods(q: Knex.QueryBuilder, alias: string, f: GoodsFilter): void {
