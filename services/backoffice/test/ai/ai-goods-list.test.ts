@@ -2,15 +2,22 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { TestDatabase } from '@bo/db/testing';
+import { rebuildAggregate } from '@bo/aggregation-worker';
 import { ADMIN_AUTH, aiApp, aiDatabase, BO, CATEGORIES, expectFieldRefused, goodsRow, insertAiMasters, supplierAuth } from './helpers/ai-fixtures.ts';
 
 const LIST_V2 = `${BO}/v2/goods/ai/getAiGoodsList`;
 const LIST_V1 = `${BO}/v1/goods/ai/getAiGoodsList`;
 
-/** 2026-05-12 12:00 in Seoul: the 30-day window is [2026-04-13 00:00, 2026-05-13 00:00). */
+/**
+ * 2026-05-12 12:00 in Seoul: the 30-day window is the 30 whole days before today,
+ * [2026-04-12 00:00, 2026-05-12 00:00). Today's rows are aggregated too (as the worker does for
+ * the hours already over) but stay out of the window.
+ */
 const NOW = new Date('2026-05-12T03:00:00Z');
+const WINDOW_START = '2026-04-12 00:00:00';
 const IN_WINDOW = '2026-05-01 10:00:00';
-const BEFORE_WINDOW = '2026-04-12 23:59:59';
+const BEFORE_WINDOW = '2026-04-11 23:59:59';
+const TODAY = '2026-05-12 09:00:00';
 
 interface Arranged {
   goods: ReturnType<typeof goodsRow>[];
@@ -37,10 +44,12 @@ function arrange(): Arranged {
   a.goods.push(goodsRow('L01', { goods_nm: '브랜드 없는 반팔티셔츠', brand_no: null, modl_nm: null, goods_reg_dtm: '2026-03-05 09:00:00' }));
   a.goods.push(goodsRow('L02', { goods_nm: '조회만 많은 긴팔티셔츠', std_ctg_no: '01010102', goods_reg_dtm: '2026-03-10 09:00:00' }));
   views('L02', 150);
+  views('L02', 50, WINDOW_START);
   order('L02', 1, '10');
   order('L02', 1, '10');
   order('L02', 1, '20');
   order('L02', 40, '10', '02'); // sales events do not count as orders
+  order('L02', 5, '10', '01', TODAY); // today is not in the window
   a.goods.push(goodsRow('L03', { goods_nm: '잘 팔리는 긴팔티셔츠', std_ctg_no: '01010102', goods_reg_dtm: '2026-03-11 09:00:00' }));
   views('L03', 150);
   order('L03', 10, '10');
@@ -53,6 +62,7 @@ function arrange(): Arranged {
   review('L06', 2);
   review('L06', 3);
   review('L06', 1, BEFORE_WINDOW);
+  review('L06', 1, TODAY);
   review('L06', 1, IN_WINDOW, 'Y');
   a.goods.push(goodsRow('L07', { goods_nm: '가전상사 전기밥솥', entr_no: 'E002', brand_no: 'B007', std_ctg_no: '03010101', md_id: 'md004', sch_kwd_nm: ' ', seo_title_nm: null, goods_reg_dtm: '2025-12-01 09:00:00' }));
   a.goods.push(goodsRow('L08', { goods_nm: '예전에만 조회된 청바지', std_ctg_no: '01010201', goods_reg_dtm: '2026-02-01 09:00:00' }));
@@ -60,6 +70,8 @@ function arrange(): Arranged {
   a.goods.push(goodsRow('L09', { goods_nm: '문제 많은 반팔티셔츠', brand_no: null, sale_stat_cd: '20', stk_qty: 0, goods_reg_dtm: '2026-05-02 09:00:00' }));
   waiting('L09', 1);
   review('L09', 2);
+  a.goods.push(goodsRow('L10', { goods_nm: '오늘만 조회된 청바지', std_ctg_no: '01010201', goods_reg_dtm: '2026-02-02 09:00:00' }));
+  views('L10', 150, TODAY);
   return a;
 }
 
@@ -70,8 +82,8 @@ function arrange(): Arranged {
  * request (≤ 25 more); low-rated (≤ 2) undeleted reviews in the window: 20 + 5 each (≤ 20 more).
  */
 function expectedScores(a: Arranged): Map<string, number> {
-  const from = '2026-04-13 00:00:00';
-  const to = '2026-05-13 00:00:00';
+  const from = '2026-04-12 00:00:00';
+  const to = '2026-05-12 00:00:00';
   const inWindow = (t: string) => t >= from && t < to;
   const empty = (v: unknown) => v === null || v === undefined || String(v).trim() === '';
   const scores = new Map<string, number>();
@@ -117,6 +129,12 @@ describe('AI recommended goods list', () => {
     await db.knex('ord_stat_evt').insert(a.events);
     await db.knex('restock_noti_req').insert(a.restock);
     await db.knex('goods_review').insert(a.reviews);
+    // The worker's aggregates of every day with activity, today included (its hours so far).
+    const days = [...new Set([...a.inflow.map((v) => v.inflow_dtm), ...a.events.map((e) => e.evt_dtm)].map((t) => t.slice(0, 10)))];
+    for (const day of days) {
+      await rebuildAggregate(db.knex, { kind: 'inflow', day, requestedBy: 'cli' });
+      await rebuildAggregate(db.knex, { kind: 'goods', day, requestedBy: 'cli' });
+    }
     await db.knex('disp_ctg_goods').insert([{ disp_ctg_no: 'D100', goods_no: 'L02' }, { disp_ctg_no: 'D200', goods_no: 'L06' }]);
     await db.knex('mkdp').insert({ mkdp_no: 'P1', mkdp_nm: '여름 운동화 기획전', bref_desc: '러닝 시즌', intro_conts: '가볍게 달리기' });
     await db.knex('mkdp_divobj_goods').insert([{ mkdp_no: 'P1', divobj_nm: '러닝화 코너', goods_no: 'L04' }, { mkdp_no: 'P1', divobj_nm: '스니커즈 코너', goods_no: 'L06' }]);
@@ -132,7 +150,7 @@ describe('AI recommended goods list', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const expected = ranked(scores);
     expect(expected).to.include.members(['L01', 'L02', 'L04', 'L06', 'L07', 'L09']);
-    expect(expected).to.not.include.members(['L03', 'L05', 'L08']);
+    expect(expected).to.not.include.members(['L03', 'L05', 'L08', 'L10']);
     expect(numbers(res)).to.deep.equal(expected);
     expect(res.body.payload.totalCount).to.equal(expected.length);
     for (const p of res.body.payload.payloads) expect(p.score, p.goodsNo).to.equal(scores.get(p.goodsNo));
@@ -158,7 +176,7 @@ describe('AI recommended goods list', () => {
       goodsRegDtm: g.goods_reg_dtm,
       stdCtgHierarchy: '패션의류 > 남성의류 > 티셔츠 > 긴팔티셔츠',
     });
-    expect(row.goodsReason).to.include('150회').and.include('순주문 1개');
+    expect(row.goodsReason).to.include('200회').and.include('순주문 1개');
     const l09 = (await list({ goodsNo: 'L09' })).body.payload.payloads[0];
     expect(l09.goodsReason).to.include('품절').and.include('재입고 알림').and.include('저평점').and.include('브랜드');
     const l07 = (await list({ goodsNo: 'L07' })).body.payload.payloads[0];
@@ -254,6 +272,18 @@ describe('AI recommended goods list', () => {
     expect(v1.body.payload).to.deep.equal(v2.body.payload);
     expect(v1.headers.deprecation).to.equal('true');
     expect(v1.headers.link).to.include('/v2/goods/ai/getAiGoodsList');
+  });
+
+  it('when page views arrive after their day was aggregated, then the list counts them once the worker rebuilds that day', async () => {
+    expect(numbers(await list({ goodsNo: 'L05' }))).to.deep.equal([]);
+    const late = Array.from({ length: 150 }, () => ({ goods_no: 'L05', site_no: 'S002', inflow_dtm: IN_WINDOW }));
+    await db.knex('goods_inflow_log').insert(late);
+    expect(numbers(await list({ goodsNo: 'L05' })), 'not before the rebuild').to.deep.equal([]);
+    await rebuildAggregate(db.knex, { kind: 'inflow', day: IN_WINDOW.slice(0, 10), requestedBy: 'cli' });
+    const [row] = (await list({ goodsNo: 'L05' })).body.payload.payloads;
+    // 150 views, no orders: demand without conversion, 30 + 5 per full 100 views.
+    expect(row).to.include({ goodsNo: 'L05', score: 30 + 5 });
+    expect(row.goodsReason).to.include('150회');
   });
 
   it('when a rule of the request is broken, then 900 naming the field', async () => {

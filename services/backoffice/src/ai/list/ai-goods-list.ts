@@ -82,7 +82,9 @@ function toItem(row: AiListRow, windowDays: number): AiGoodsListItem {
 /**
  * Goods the AI recommends for attention: every filter of the request, restricted to the
  * caller's own supplier when the token carries one, each result with at least one reason
- * scored from the data, best first. The window is the last `windowDays` whole days up to today.
+ * scored from the data, best first. The window is the last `windowDays` whole days before
+ * today: demand is read from the daily and hourly aggregates, which are built for days that
+ * are over, so today's partial day is left out of every signal alike.
  */
 export async function recommendedGoods(
   request: AiGoodsListRequest,
@@ -91,10 +93,10 @@ export async function recommendedGoods(
 ): Promise<ListOf<AiGoodsListItem>> {
   if (scope.entrNo && request.entrNo && request.entrNo !== scope.entrNo) throw new AppError('SUPPLIER_SCOPE');
   const where = listConditions(request, scope);
-  const tomorrow = addDays(platformToday(ctx.timeZone, ctx.now), 1);
+  const today = platformToday(ctx.timeZone, ctx.now);
   const window: SignalWindow = {
-    from: `${addDays(tomorrow, -ctx.windowDays)} 00:00:00`,
-    to: `${tomorrow} 00:00:00`,
+    fromDay: addDays(today, -ctx.windowDays),
+    toDay: today,
     minInflow: ctx.minInflow,
     maxConversion: ctx.maxConversion,
   };

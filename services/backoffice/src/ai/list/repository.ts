@@ -8,9 +8,9 @@ export interface SqlCondition {
 }
 
 export interface SignalWindow {
-  /** Half-open `[from, to)` platform-local date-times of the inflow/order/review window. */
-  from: string;
-  to: string;
+  /** Half-open `[fromDay, toDay)` platform-local days (`yyyy-MM-dd`) of the inflow/order/review window. */
+  fromDay: string;
+  toDay: string;
   minInflow: number;
   maxConversion: number;
 }
@@ -65,6 +65,14 @@ const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
  * listing gaps, page views against net ordered quantity in the window, stock short with
  * waiting restock requests, low-rated recent reviews. Only goods with a positive score are
  * recommended; the page is ordered by score and carries the full count.
+ *
+ * Demand comes from the aggregation worker's tables, never from the raw logs: page views from
+ * `agg_inflow_hourly`, net ordered quantity (`ord_qty − cncl_qty` of report `01`) from
+ * `agg_goods_daily`. Each is summed per goods in its own derived table so the database may read
+ * the window by its primary key (`agrt_dt` leads) for the whole list, or per goods through
+ * `idx_agg_inflow_goods` / `idx_agg_goods_goods` when the conditions leave few goods (MariaDB's
+ * split materialisation). The window is whole past days: the worker builds a day once it is
+ * over, so today is never in it.
  */
 function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; bindings: (string | number)[] } {
   const gaps = {
@@ -116,10 +124,10 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; 
     LEFT JOIN std_ctg c1 ON c1.std_ctg_no = c0.upr_std_ctg_no
     LEFT JOIN std_ctg c2 ON c2.std_ctg_no = c1.upr_std_ctg_no
     LEFT JOIN std_ctg c3 ON c3.std_ctg_no = c2.upr_std_ctg_no
-    LEFT JOIN (SELECT goods_no, COUNT(*) AS cnt FROM goods_inflow_log
-               WHERE inflow_dtm >= ? AND inflow_dtm < ? GROUP BY goods_no) inf ON inf.goods_no = g.goods_no
-    LEFT JOIN (SELECT goods_no, SUM(CASE WHEN evt_gb_cd = '10' THEN qty ELSE -qty END) AS net_qty FROM ord_stat_evt
-               WHERE agrt_gb_cd = '01' AND evt_dtm >= ? AND evt_dtm < ? GROUP BY goods_no) od ON od.goods_no = g.goods_no
+    LEFT JOIN (SELECT goods_no, SUM(inf_cnt) AS cnt FROM agg_inflow_hourly
+               WHERE agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) inf ON inf.goods_no = g.goods_no
+    LEFT JOIN (SELECT goods_no, SUM(ord_qty - cncl_qty) AS net_qty FROM agg_goods_daily
+               WHERE agrt_gb_cd = '01' AND agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) od ON od.goods_no = g.goods_no
     LEFT JOIN (SELECT goods_no, COUNT(*) AS waiting FROM restock_noti_req WHERE noti_yn = 'N' GROUP BY goods_no) rs
            ON rs.goods_no = g.goods_no
     LEFT JOIN (SELECT goods_no, COUNT(*) AS low_cnt, AVG(star_score) AS low_avg FROM goods_review
@@ -132,12 +140,12 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; 
     CODE_GROUPS.SALE_STATUS,
     CODE_GROUPS.DELI_PROC_TYPE,
     CODE_GROUPS.DELI_GOODS_GB,
-    w.from,
-    w.to,
-    w.from,
-    w.to,
-    w.from,
-    w.to,
+    w.fromDay,
+    w.toDay,
+    w.fromDay,
+    w.toDay,
+    `${w.fromDay} 00:00:00`,
+    `${w.toDay} 00:00:00`,
   ];
   return { sql, bindings: [...selectBindings, ...joinBindings, ...where.flatMap((c) => c.bindings)] };
 }

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { Response } from 'supertest';
 import { boSourceMigrations, type Knex } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { ADMIN, bearer, TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../../src/index.ts';
 
@@ -10,7 +11,8 @@ export const BO = '/api/bo';
 export const ADMIN_AUTH = bearer(ADMIN);
 export const supplierAuth = (entrNo: string) => bearer({ sub: `entr.${entrNo}`, workGrpCd: 'BO_ENTR', entrNo });
 
-export const aiDatabase = (label: string): Promise<TestDatabase> => createTestDatabase(label, boSourceMigrations);
+/** The source tables and the aggregation worker's tables (the AI list reads demand from those). */
+export const aiDatabase = (label: string): Promise<TestDatabase> => createTestDatabase(label, [...boSourceMigrations, ...aggregateMigrations]);
 
 export function aiApp(db: TestDatabase, env: Record<string, string> = {}, clock?: () => Date): Express {
   const config = loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, ...env });
