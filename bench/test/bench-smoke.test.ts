@@ -41,7 +41,7 @@ describe('bench --scale tiny (smoke)', function () {
   before(async () => {
     run = await runBench(['--scale', 'tiny', '--db-prefix', prefix, '--db-url', TEST_SERVER_URL, '--out', out, '--date', date, '--drop']);
     if (run.code !== 0) throw new Error(`bench exited ${run.code}: ${run.stderr.slice(-2000)}`);
-    rows = (JSON.parse(readFileSync(join(out, `${date}.json`), 'utf8')) as { rows: BenchRow[] }).rows;
+    rows = (JSON.parse(readFileSync(join(out, `${date}-tiny.json`), 'utf8')) as { rows: BenchRow[] }).rows;
   });
 
   after(() => rmSync(out, { recursive: true, force: true }));
@@ -68,7 +68,7 @@ describe('bench --scale tiny (smoke)', function () {
   });
 
   it('when it finishes, then the printed table and the Markdown file show every row', () => {
-    const md = readFileSync(join(out, `${date}.md`), 'utf8');
+    const md = readFileSync(join(out, `${date}-tiny.md`), 'utf8');
     for (const r of rows) {
       const line = `| ${r.hotPath.replace(/\|/g, '\\|')} | ${r.measured.replace(/\|/g, '\\|')} |`;
       expect(run.stdout, r.hotPath).to.include(line);

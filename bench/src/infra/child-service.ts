@@ -19,10 +19,17 @@ export interface ChildService {
 }
 
 const running = new Set<ChildProcess>();
-// A run that dies half-way must not leave servers behind.
-process.once('exit', () => {
+// A run that dies or is interrupted half-way must not leave servers behind.
+const killAll = () => {
   for (const child of running) child.kill('SIGKILL');
-});
+};
+process.once('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 

@@ -9,6 +9,8 @@ export interface LoadSpec {
   connections: number;
   /** Stop after this many requests… */
   amount?: number;
+  /** …but no later than this many seconds (a slow operation still gets at least one round). */
+  maxSeconds?: number;
   /** …or after this many seconds. */
   durationSeconds?: number;
   /** Rewrites each request before it is sent (unique order numbers, random members). */
@@ -42,11 +44,24 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     ...(spec.setupRequest ? { requests: [{ setupRequest: spec.setupRequest }] } : {}),
     // Called without a callback it is an event emitter that is also awaitable.
   }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+  // Past maxSeconds, stop as soon as every connection has had at least one answer.
+  let overTime = false;
+  let stopped = false;
+  const enough = () => !stopped && overTime && latencies.length >= spec.connections && (stopped = true);
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     latencies.push(responseTime);
     statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
+    if (enough()) instance.stop();
   });
+  const cap =
+    spec.maxSeconds !== undefined && spec.amount !== undefined
+      ? setTimeout(() => {
+          overTime = true;
+          if (enough()) instance.stop();
+        }, spec.maxSeconds * 1000)
+      : undefined;
   const result = await instance;
+  clearTimeout(cap);
   const wallMs = elapsedMs(start);
   return {
     latency: summarise(latencies),

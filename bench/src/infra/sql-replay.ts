@@ -44,12 +44,16 @@ export async function runScript(pool: Pool, script: QueryScript): Promise<unknow
   return last;
 }
 
-/** `total` runs of the script from `concurrency` loops at once; the latency of each run in ms. */
-export async function replayUnderLoad(pool: Pool, script: QueryScript, total: number, concurrency: number): Promise<number[]> {
+/**
+ * `total` runs of the script from `concurrency` loops at once, each loop starting no new run
+ * after `maxSeconds`; the latency of each run in ms.
+ */
+export async function replayUnderLoad(pool: Pool, script: QueryScript, total: number, concurrency: number, maxSeconds = Infinity): Promise<number[]> {
   const latencies: number[] = [];
+  const deadline = Date.now() + maxSeconds * 1000;
   let next = 0;
   const loop = async () => {
-    while (next < total) {
+    while (next < total && Date.now() < deadline) {
       next += 1;
       const start = process.hrtime.bigint();
       await runScript(pool, script);
@@ -60,7 +64,7 @@ export async function replayUnderLoad(pool: Pool, script: QueryScript, total: nu
   return latencies;
 }
 
-/** Median of `runs` sequential timings of `fn`. */
+/** `runs` sequential timings of `fn` in ms. */
 export async function timeRuns(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {

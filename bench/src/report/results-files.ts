@@ -18,11 +18,15 @@ export function environmentLine(dbVersion: string): string {
   return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GB RAM, Node ${process.version}, ${dbVersion}`;
 }
 
-/** `<out>/<date>.json` (every figure) and `<out>/<date>.md` (the tables); returns both paths. */
+/**
+ * `<out>/<date>.json` (every figure) and `<out>/<date>.md` (the tables) for the full scale;
+ * smaller scales add theirs (`<date>-small.json`) so a quick check never overwrites a full run.
+ */
 export function writeResults(options: BenchOptions, rows: readonly BenchRow[], facts: RunFacts): { json: string; md: string } {
   mkdirSync(options.outDir, { recursive: true });
-  const json = join(options.outDir, `${options.date}.json`);
-  const md = join(options.outDir, `${options.date}.md`);
+  const base = options.scale.name === 'full' ? options.date : `${options.date}-${options.scale.name}`;
+  const json = join(options.outDir, `${base}.json`);
+  const md = join(options.outDir, `${base}.md`);
   const counts = tally(rows);
   writeFileSync(
     json,

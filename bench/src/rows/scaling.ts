@@ -54,7 +54,7 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
       // The same requests on every point: the main data set's dates and filter values.
       for (const c of cases) {
         const call = httpCall(c, ctx.adminBearer);
-        const spec = { url: `${service.baseUrl}${call.path}`, method: call.method, headers: { authorization: call.auth }, ...(call.body !== undefined ? { body: call.body } : {}), connections: CLIENTS };
+        const spec = { url: `${service.baseUrl}${call.path}`, method: call.method, headers: { authorization: call.auth }, ...(call.body !== undefined ? { body: call.body } : {}), connections: CLIENTS, maxSeconds: ctx.scale.caseSeconds };
         await runLoad({ ...spec, amount: CLIENTS });
         const r = await runLoad({ ...spec, amount: ctx.scale.statRequests });
         p95.get(caseTitle(c))!.push(failures(r) ? null : r.latency.p95);
