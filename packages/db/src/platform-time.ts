@@ -38,6 +38,9 @@ export function formatInZone(instant: Date, timeZone: string): string {
 }
 
 export const platformNow = (timeZone: string, instant = new Date()): string => formatInZone(instant, timeZone);
+/** `yyyy-MM-dd HH:mm:ss.SSS` of an instant in the platform zone, for DATETIME(3) columns. */
+export const platformNowMillis = (timeZone: string, instant = new Date()): string =>
+  `${formatInZone(instant, timeZone)}.${pad(instant.getUTCMilliseconds(), 3)}`;
 export const platformToday = (timeZone: string, instant = new Date()): string => formatInZone(instant, timeZone).slice(0, 10);
 
 const toUtc = (day: string) => {

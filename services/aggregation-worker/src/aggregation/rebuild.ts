@@ -1,6 +1,5 @@
-import { addDays, dayRange, type Knex } from '@bo/db';
+import { addDays, dayRange, platformNowMillis, type Knex } from '@bo/db';
 import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
-import { platformTimestamp } from './platform-clock.ts';
 import {
   deleteDailyRows,
   deleteInflowRows,
@@ -94,19 +93,19 @@ export async function rebuildAggregate(
   checkJob(job);
   const timeZone = options.timeZone ?? 'Asia/Seoul';
   const now = options.now ?? (() => new Date());
-  const runNo = await insertRunLog(knex, { ...job, startedAt: platformTimestamp(timeZone, now()) });
+  const runNo = await insertRunLog(knex, { ...job, startedAt: platformNowMillis(timeZone, now()) });
   try {
     const rows = await knex.transaction(async (trx) => {
-      const builtAt = platformTimestamp(timeZone, now());
+      const builtAt = platformNowMillis(timeZone, now());
       const written =
         job.kind === 'inflow' ? await buildInflow(trx, job.day, job.hour, builtAt) : await buildDaily(trx, job.kind, job.day, builtAt);
-      await finishRunLog(trx, runNo, { finishedAt: platformTimestamp(timeZone, now()), rows: written, outcome: 'done' });
+      await finishRunLog(trx, runNo, { finishedAt: platformNowMillis(timeZone, now()), rows: written, outcome: 'done' });
       return written;
     }, READ_COMMITTED);
     return { kind: job.kind, day: job.day, ...(job.hour !== undefined ? { hour: job.hour } : {}), rows };
   } catch (err) {
     // The build's own error is the one to report, even if the database is gone for the log too.
-    await finishRunLog(knex, runNo, { finishedAt: platformTimestamp(timeZone, now()), outcome: 'failed', error: (err as Error).message }).catch(
+    await finishRunLog(knex, runNo, { finishedAt: platformNowMillis(timeZone, now()), outcome: 'failed', error: (err as Error).message }).catch(
       () => undefined,
     );
     throw err;

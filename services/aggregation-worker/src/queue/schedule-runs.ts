@@ -1,11 +1,10 @@
 import type { Queue } from 'bullmq';
 import { DAILY_KINDS, type AggregateJobData } from '@bo/contracts';
-import type { Knex } from '@bo/db';
+import { platformNowMillis, type Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
 import { describeTarget, type BuildTarget } from '../aggregation/build-target.ts';
 import { missingDailyDays, missingInflowHours } from '../aggregation/catch-up.ts';
 import { findLateData } from '../aggregation/late-data.ts';
-import { platformTimestamp } from '../aggregation/platform-clock.ts';
 import { reconcileDays } from '../aggregation/reconcile.ts';
 import { previousLocalDay, recentLocalDays, recentLocalHours } from '../aggregation/schedule-targets.ts';
 import { enqueueBuilds } from './build-jobs.ts';
@@ -54,7 +53,7 @@ async function hourly(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   if (late.targets.length) deps.logger.info('late source rows found; rebuilding', { builds: late.targets.map(describeTarget) });
   // A build already running may have read its day before the late rows came: keep the mark,
   // so the next run looks again (and finds nothing if that build did see them).
-  if (await queue(deps, late.targets, 'late-data', out)) await late.advance(platformTimestamp(deps.timeZone, now));
+  if (await queue(deps, late.targets, 'late-data', out)) await late.advance(platformNowMillis(deps.timeZone, now));
 }
 
 /** Nightly: built days of the look-back whose totals differ from the events are rebuilt. */

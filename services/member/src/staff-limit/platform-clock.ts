@@ -1,4 +1,4 @@
-import { platformNow } from '@bo/db';
+import { platformNow, platformNowMillis } from '@bo/db';
 
 /** Platform local times of one moment: seconds for DATETIME columns, milliseconds for DATETIME(3). */
 export interface Moment {
@@ -12,7 +12,7 @@ export function platformMoment(timeZone: string, instant = new Date()): Moment {
   const seconds = platformNow(timeZone, instant);
   return {
     seconds,
-    millis: `${seconds}.${String(instant.getUTCMilliseconds()).padStart(3, '0')}`,
+    millis: platformNowMillis(timeZone, instant),
     plus: (s) => platformNow(timeZone, new Date(instant.getTime() + s * 1000)),
   };
 }
