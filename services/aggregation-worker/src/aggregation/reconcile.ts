@@ -1,6 +1,6 @@
 import { DAILY_KINDS } from '@bo/contracts';
 import { dayRange, type Knex } from '@bo/db';
-import { aggregateTotals, sourceTotals, type DailyKind, type Totals } from './repository.ts';
+import { aggregateTotals, MEASURE_COLUMNS, sourceTotals, type DailyKind, type Totals } from './repository.ts';
 import { builtStatusesOfDays } from './status-repository.ts';
 
 export interface Mismatch {
@@ -10,13 +10,11 @@ export interface Mismatch {
   aggregate: Totals[];
 }
 
-const MEASURES = ['ord_amt', 'ord_qty', 'cncl_amt', 'cncl_qty', 'dc_amt_2nd', 'dc_amt_3rd'] as const;
-
 const sameTotals = (a: Totals[], b: Totals[]): boolean => {
   const byGb = (rows: Totals[]) => new Map(rows.map((r) => [r.agrt_gb_cd, r]));
   const [ma, mb] = [byGb(a), byGb(b)];
   return [...new Set([...ma.keys(), ...mb.keys()])].every((gb) =>
-    MEASURES.every((m) => Number(ma.get(gb)?.[m] ?? 0) === Number(mb.get(gb)?.[m] ?? 0)),
+    MEASURE_COLUMNS.every((m) => Number(ma.get(gb)?.[m] ?? 0) === Number(mb.get(gb)?.[m] ?? 0)),
   );
 };
 

@@ -31,7 +31,7 @@ export const DAILY_SHAPES: Record<DailyKind, DailyShape> = {
 };
 
 /** Occurrences (`10`) add, cancellations (`20`) go to their own columns; discounts are net. */
-const MEASURES: [column: string, expr: string][] = [
+const MEASURES: [column: MeasureColumn, expr: string][] = [
   ['ord_amt', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.amt ELSE 0 END)"],
   ['ord_qty', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.qty ELSE 0 END)"],
   ['cncl_amt', "SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.amt ELSE 0 END)"],
@@ -39,7 +39,7 @@ const MEASURES: [column: string, expr: string][] = [
   ['dc_amt_2nd', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_2nd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_2nd ELSE 0 END)"],
   ['dc_amt_3rd', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_3rd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_3rd ELSE 0 END)"],
 ];
-const MEASURE_COLUMNS = MEASURES.map(([column]) => column);
+export const MEASURE_COLUMNS = MEASURES.map(([column]) => column);
 const MEASURE_EXPRS = MEASURES.map(([, expr]) => expr).join(', ');
 
 const joinsOf = (shape: DailyShape) =>
@@ -180,6 +180,8 @@ export async function finishRunLog(
       error_msg: finish.error?.slice(0, 2000) ?? null,
     });
 }
+
+export type MeasureColumn = Exclude<keyof Totals, 'agrt_gb_cd'>;
 
 export interface Totals {
   agrt_gb_cd: string;
