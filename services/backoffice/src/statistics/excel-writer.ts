@@ -1,19 +1,31 @@
+import { once } from 'node:events';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { create as contentDisposition } from 'content-disposition';
-import * as XLSX from 'xlsx';
+import { ZipFile } from 'yazl';
+import type { Logger } from '@bo/service-kit';
+import { packageParts, rowWriter, SHEET_END, SHEET_START, sheetPath, type CellValue } from './sheet-xml.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Excel's row limit per sheet; the header row counts. */
 export const EXCEL_MAX_ROWS = 1_048_576;
 
-/** Rows are turned into cells this many at a time, so no full array-of-arrays copy of a big list exists. */
-const CHUNK_ROWS = 5_000;
+/** Sheet XML is handed to the compressor in pieces of about this many characters. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * zlib level 1: the 53 MB sheet XML of 100,000 goods rows compresses about 2.5 times faster than
+ * at the default 6 (0.23 s against 0.57 s) into a file a tenth bigger (5.0 MB against 4.5 MB).
+ * Node's zlib runs on libuv's thread pool, not on the event loop.
+ */
+const COMPRESSION_LEVEL = 1;
 
 export interface ExcelColumn<R> {
   header: string;
   /** Numbers become numeric cells, text becomes text cells, null an empty cell. */
-  value: (row: R) => string | number | null | undefined;
+  value: (row: R) => CellValue;
 }
 
 export interface WorkbookOptions {
@@ -22,27 +34,119 @@ export interface WorkbookOptions {
   maxRowsPerSheet?: number;
 }
 
+type Rows<R> = AsyncIterable<R> | Iterable<R>;
+
 /**
- * One sheet per `maxRowsPerSheet − 1` data rows, each with the header row. Cells go into dense
- * sheets (rows as arrays, no `A1` key per cell): about a quarter less peak memory than keyed
- * sheets for 100,000 rows.
+ * Streams an xlsx of `rows` into `out` and ends it: one sheet per `maxRowsPerSheet − 1` data
+ * rows, each with the header row, named `sheetName`, `sheetName (2)`, …. Only a chunk of sheet
+ * XML is held at a time, and a full `out` (a slow client) pauses the reading of `rows`.
+ * On failure (of `rows`, or of `out`, e.g. a client that went away) `out` is destroyed, the
+ * iteration of `rows` is stopped (its `return()` runs, so a database stream closes) and the
+ * first error is thrown.
  */
-export function buildWorkbook<R>(columns: readonly ExcelColumn<R>[], rows: readonly R[], options: WorkbookOptions): Buffer {
+export async function writeWorkbook<R>(out: Writable, columns: readonly ExcelColumn<R>[], rows: Rows<R>, options: WorkbookOptions): Promise<void> {
   const perSheet = (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1;
   if (perSheet < 1) throw new Error('maxRowsPerSheet must leave room for a data row under the header');
+  const zip = new ZipFile();
+  const output = zip.outputStream as Readable;
+  const stopped = new AbortController();
+  zip.on('error', (err: Error) => stopped.abort(err));
+  // Settles (never rejects) once `out` has every byte or has failed.
+  const delivered = pipeline(output, out).then(
+    () => undefined,
+    (err: Error) => {
+      stopped.abort(err);
+      return err;
+    },
+  );
+
+  const rowXml = rowWriter(columns.length);
   const header = columns.map((c) => c.header);
-  const workbook = XLSX.utils.book_new();
-  const sheets = Math.max(1, Math.ceil(rows.length / perSheet));
-  for (let s = 0; s < sheets; s++) {
-    const sheet = XLSX.utils.aoa_to_sheet([header], { dense: true } as XLSX.AOA2SheetOpts);
-    const end = Math.min(rows.length, (s + 1) * perSheet);
-    for (let from = s * perSheet; from < end; from += CHUNK_ROWS) {
-      const chunk = rows.slice(from, Math.min(end, from + CHUNK_ROWS)).map((row) => columns.map((c) => c.value(row) ?? null));
-      XLSX.utils.sheet_add_aoa(sheet, chunk, { origin: -1 });
+  const sheetNames: string[] = [];
+  let sheet: PassThrough | undefined;
+  let rowNumber = 0;
+  let xml = '';
+
+  const flush = async () => {
+    const chunk = Buffer.from(xml);
+    xml = '';
+    if (!sheet!.write(chunk)) await once(sheet!, 'drain', { signal: stopped.signal });
+  };
+  const openSheet = () => {
+    sheet = new PassThrough({ highWaterMark: CHUNK_CHARS });
+    zip.addReadStream(sheet, sheetPath(sheetNames.length), { compressionLevel: COMPRESSION_LEVEL });
+    sheetNames.push(sheetNames.length === 0 ? options.sheetName : `${options.sheetName} (${sheetNames.length + 1})`);
+    rowNumber = 1;
+    xml = SHEET_START + rowXml(1, header);
+  };
+  const closeSheet = async () => {
+    xml += SHEET_END;
+    await flush();
+    sheet!.end();
+  };
+
+  try {
+    openSheet();
+    for await (const row of rows) {
+      stopped.signal.throwIfAborted();
+      if (rowNumber > perSheet) {
+        await closeSheet();
+        openSheet();
+      }
+      rowNumber += 1;
+      xml += rowXml(rowNumber, columns.map((c) => c.value(row)));
+      if (xml.length >= CHUNK_CHARS) await flush();
     }
-    XLSX.utils.book_append_sheet(workbook, sheet, s === 0 ? options.sheetName : `${options.sheetName} (${s + 1})`);
+    await closeSheet();
+    for (const part of packageParts(sheetNames)) zip.addBuffer(Buffer.from(part.xml), part.path, { compressionLevel: COMPRESSION_LEVEL });
+    zip.end();
+  } catch (err) {
+    const cause = stopped.signal.aborted ? (stopped.signal.reason as Error) : (err as Error);
+    sheet?.destroy();
+    output.destroy(cause);
+    await delivered;
+    throw cause;
   }
-  return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+  const failure = await delivered;
+  if (failure) throw failure;
+}
+
+/** A client that closed the connection before the last byte: not a failure of the service. */
+const isClientGone = (err: unknown) =>
+  ['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'].includes((err as NodeJS.ErrnoException)?.code ?? '');
+
+/**
+ * Answers the request with the workbook as it is written. The first row is read before the
+ * status line goes out, so a query that fails at once still answers as a normal error. A
+ * failure after that cannot change the status any more: the response is cut off (the client
+ * sees an incomplete transfer, never a file that looks whole) and logged.
+ */
+export async function sendWorkbook<R>(
+  res: Response,
+  logger: Logger,
+  columns: readonly ExcelColumn<R>[],
+  rows: Rows<R>,
+  options: WorkbookOptions & { contentDisposition: string },
+): Promise<void> {
+  const source = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
+  const first = await source.next();
+  async function* all(): AsyncGenerator<R> {
+    try {
+      for (let next = first; !next.done; next = await source.next()) yield next.value;
+    } finally {
+      await source.return?.();
+    }
+  }
+  res.status(200);
+  res.setHeader('Content-Type', XLSX_CONTENT_TYPE);
+  res.setHeader('Content-Disposition', options.contentDisposition);
+  try {
+    await writeWorkbook(res, columns, all(), options);
+  } catch (err) {
+    if (isClientGone(err)) logger.info('Excel download stopped: the client closed the connection', { sheet: options.sheetName });
+    else logger.error('Excel download failed after the response started', { sheet: options.sheetName, err: String(err), stack: (err as Error).stack });
+    res.destroy();
+  }
 }
 
 /** Path separators and control characters never reach the client's file system. */
@@ -57,12 +161,4 @@ export function attachmentHeader(requested: string | undefined, defaultName: str
   const name = base ? (/\.xlsx$/i.test(base) ? base : `${base}.xlsx`) : defaultName;
   const ascii = /^[\x20-\x7e]*$/.test(name);
   return contentDisposition(name, { fallback: ascii ? true : defaultName });
-}
-
-export function sendWorkbook(res: Response, workbook: Buffer, contentDispositionHeader: string): void {
-  res.status(200);
-  res.setHeader('Content-Type', XLSX_CONTENT_TYPE);
-  res.setHeader('Content-Disposition', contentDispositionHeader);
-  res.setHeader('Content-Length', String(workbook.length));
-  res.end(workbook);
 }

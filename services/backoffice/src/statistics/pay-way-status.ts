@@ -1,7 +1,7 @@
 import type { Knex } from '@bo/db';
 import type { PayWayStatusRow } from '@bo/contracts';
 import { rangeLabel, requestedDays } from './report-range.ts';
-import { payWayTotals, siteName } from './repository.ts';
+import { payWayTotals, siteName, type DayRange, type PayWayTotals } from './repository.ts';
 import { measuresOf, netMeasures } from './status-measures.ts';
 
 export interface PayWayStatusQuery {
@@ -12,21 +12,30 @@ export interface PayWayStatusQuery {
   siteNo?: string | undefined;
 }
 
+const totalsOf = (knex: Knex, q: PayWayStatusQuery, range: DayRange) =>
+  payWayTotals(knex, { agrtGb: q.agrtGb, range, siteNo: q.siteNo }, { payWayCd: q.payWayCd });
+
+const payWayRow = (q: PayWayStatusQuery, agrtDt: string, siteNm: string | null) => (r: PayWayTotals): PayWayStatusRow => ({
+  siteNo: q.siteNo ?? null,
+  agrtDt,
+  agrtGb: q.agrtGb,
+  payWayCd: r.payWayCd,
+  payWayNm: r.payWayNm,
+  siteNm,
+  ...netMeasures(measuresOf(r)),
+});
+
 /** Rows per payment method (OM013) from the daily payment-method aggregate, net amount descending. */
 export async function payWayStatus(knex: Knex, q: PayWayStatusQuery): Promise<PayWayStatusRow[]> {
   const range = requestedDays(q.startDate, q.endDate);
-  const [rows, siteNm] = await Promise.all([
-    payWayTotals(knex, { agrtGb: q.agrtGb, range, siteNo: q.siteNo }, { payWayCd: q.payWayCd }),
-    siteName(knex, q.siteNo),
-  ]);
-  const agrtDt = rangeLabel(range);
-  return rows.map((r) => ({
-    siteNo: q.siteNo ?? null,
-    agrtDt,
-    agrtGb: q.agrtGb,
-    payWayCd: r.payWayCd,
-    payWayNm: r.payWayNm,
-    siteNm,
-    ...netMeasures(measuresOf(r)),
-  }));
+  const [rows, siteNm] = await Promise.all([totalsOf(knex, q, range), siteName(knex, q.siteNo)]);
+  return rows.map(payWayRow(q, rangeLabel(range), siteNm));
+}
+
+/** The same rows one at a time, as the database sends them (the Excel download). */
+export async function* payWayStatusRows(knex: Knex, q: PayWayStatusQuery): AsyncGenerator<PayWayStatusRow> {
+  const range = requestedDays(q.startDate, q.endDate);
+  const totals = totalsOf(knex, q, range);
+  const toRow = payWayRow(q, rangeLabel(range), await siteName(knex, q.siteNo));
+  for await (const r of totals.stream()) yield toRow(r);
 }

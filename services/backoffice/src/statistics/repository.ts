@@ -148,15 +148,23 @@ function dailySums(knex: Knex, table: string, scope: DailyScope): Knex.QueryBuil
   return q;
 }
 
+/**
+ * A grouped read: awaited, the whole list; `.stream()`ed, one row at a time with the socket paused
+ * while the consumer is busy, so an Excel download of any length never holds the list in memory.
+ * (A knex query builder is both.)
+ */
+export type RowQuery<T> = PromiseLike<T[]> & { stream(): AsyncIterable<T> };
+const rowQuery = <T>(q: Knex.QueryBuilder): RowQuery<T> => q as unknown as RowQuery<T>;
+
 export type CategoryTotals = Measures & { stdCtgNo: string; mdId: string; stdCtgNm: string | null; mdNm: string | null };
 
 /** Category aggregate per (std_ctg_no, md_id), net amount descending; `limit` for TOP-N. */
-export async function categoryTotals(
+export function categoryTotals(
   knex: Knex,
   scope: DailyScope,
   f: { stdCtgNo?: string | undefined; mdId?: string | undefined },
   limit?: number,
-): Promise<CategoryTotals[]> {
+): RowQuery<CategoryTotals> {
   const sums = dailySums(knex, 'agg_ctg_daily', scope).select('a.std_ctg_no', 'a.md_id').groupBy('a.std_ctg_no', 'a.md_id');
   if (f.mdId) sums.where('a.md_id', f.mdId);
   if (f.stdCtgNo) inCategoryTree(sums, 'a.std_ctg_no');
@@ -168,20 +176,22 @@ export async function categoryTotals(
     .orderByRaw(`${NET_DESC}, s.std_ctg_no, s.md_id`);
   withCategoryTree(q, f.stdCtgNo);
   if (limit !== undefined) q.limit(limit);
-  return q;
+  return rowQuery(q);
 }
 
 export type PayWayTotals = Measures & { payWayCd: string; payWayNm: string | null };
 
 /** Payment-method aggregate per pay_way_cd, with its OM013 name. */
-export async function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: string | undefined }): Promise<PayWayTotals[]> {
+export function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: string | undefined }): RowQuery<PayWayTotals> {
   const sums = dailySums(knex, 'agg_payway_daily', scope).select('a.pay_way_cd').groupBy('a.pay_way_cd');
   if (f.payWayCd) sums.where('a.pay_way_cd', f.payWayCd);
-  return knex
-    .select(...S_MEASURES, { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
-    .from(sums.as('s'))
-    .leftJoin('cm_cd as c', (on) => on.on('c.cd', 's.pay_way_cd').andOnVal('c.grp_cd', CODE_GROUPS.PAYMENT_METHOD))
-    .orderByRaw(`${NET_DESC}, s.pay_way_cd`);
+  return rowQuery(
+    knex
+      .select(...S_MEASURES, { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
+      .from(sums.as('s'))
+      .leftJoin('cm_cd as c', (on) => on.on('c.cd', 's.pay_way_cd').andOnVal('c.grp_cd', CODE_GROUPS.PAYMENT_METHOD))
+      .orderByRaw(`${NET_DESC}, s.pay_way_cd`),
+  );
 }
 
 export type GoodsTotals = Measures & {
@@ -196,35 +206,39 @@ export type GoodsTotals = Measures & {
  * Goods aggregate per goods_no. The supplier is the one the aggregate recorded (the goods'
  * supplier at aggregation time), so the supplier filter and the shown supplier agree.
  */
-export async function goodsTotals(
+export function goodsTotals(
   knex: Knex,
   scope: DailyScope,
   f: { goodsNo?: string | undefined; entrNo?: string | undefined },
-): Promise<GoodsTotals[]> {
+): RowQuery<GoodsTotals> {
   const sums = dailySums(knex, 'agg_goods_daily', scope)
     .select('a.goods_no', knex.raw('MAX(a.entr_no) AS entr_no'))
     .groupBy('a.goods_no');
   if (f.goodsNo) sums.where('a.goods_no', f.goodsNo);
   if (f.entrNo) sums.where('a.entr_no', f.entrNo);
-  return knex
-    .select(...S_MEASURES, { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
-    .from(sums.as('s'))
-    .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
-    .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
-    .orderByRaw(`${NET_DESC}, s.goods_no`);
+  return rowQuery(
+    knex
+      .select(...S_MEASURES, { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
+      .from(sums.as('s'))
+      .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
+      .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+      .orderByRaw(`${NET_DESC}, s.goods_no`),
+  );
 }
 
 export type EnterpriseTotals = Measures & { entrNo: string; entrNm: string | null };
 
 /** Supplier aggregate per entr_no. */
-export async function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrNo?: string | undefined }): Promise<EnterpriseTotals[]> {
+export function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrNo?: string | undefined }): RowQuery<EnterpriseTotals> {
   const sums = dailySums(knex, 'agg_entr_daily', scope).select('a.entr_no').groupBy('a.entr_no');
   if (f.entrNo) sums.where('a.entr_no', f.entrNo);
-  return knex
-    .select(...S_MEASURES, { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
-    .from(sums.as('s'))
-    .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
-    .orderByRaw(`${NET_DESC}, s.entr_no`);
+  return rowQuery(
+    knex
+      .select(...S_MEASURES, { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
+      .from(sums.as('s'))
+      .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+      .orderByRaw(`${NET_DESC}, s.entr_no`),
+  );
 }
 
 /** Names of the conditions of a period/hourly request, echoed on its rows. */

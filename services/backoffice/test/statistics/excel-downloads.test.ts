@@ -109,7 +109,8 @@ const CASES: Case[] = [
   },
 ];
 
-describe('statistics: Excel downloads', () => {
+describe('statistics: Excel downloads', function () {
+  this.timeout(60_000);
   let db: TestDatabase;
   let app: Express;
 
