@@ -19,6 +19,8 @@ export interface Scale {
   statRequests: number;
   /** …within at most this many seconds per side (slow reports send fewer). */
   caseSeconds: number;
+  /** Warm each side up before measuring it (the smoke test skips it: it checks rows, not figures). */
+  warmup: boolean;
   /** Sequential runs of each naive recomputation (the median is kept). */
   naiveRuns: number;
   /** Days rebuilt for the "one day" aggregation figure (median of these runs). */
@@ -39,7 +41,8 @@ export const SCALES: Record<ScaleName, Scale> = {
     name: 'tiny',
     dataset: sized(8_000, 300, 35),
     statRequests: 8,
-    caseSeconds: 2,
+    caseSeconds: 1,
+    warmup: false,
     naiveRuns: 1,
     aggregationDayRuns: 2,
     excelRows: 2_000,
@@ -54,6 +57,7 @@ export const SCALES: Record<ScaleName, Scale> = {
     dataset: sized(300_000, 2_000, 365),
     statRequests: 60,
     caseSeconds: 3,
+    warmup: true,
     naiveRuns: 1,
     aggregationDayRuns: 3,
     excelRows: 100_000,
@@ -68,6 +72,7 @@ export const SCALES: Record<ScaleName, Scale> = {
     dataset: sized(10_000_000, 20_000, 365),
     statRequests: 200,
     caseSeconds: 10,
+    warmup: true,
     naiveRuns: 1,
     aggregationDayRuns: 3,
     excelRows: 100_000,

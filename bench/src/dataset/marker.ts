@@ -33,11 +33,6 @@ export async function writeMarker<I>(knex: Knex, spec: string, info: I): Promise
     .merge(['spec_json', 'info_json', 'upd_dtm']);
 }
 
-export async function clearMarker(knex: Knex): Promise<void> {
-  await ensureTable(knex);
-  await knex(TABLE).where({ id: 1 }).delete();
-}
-
 /** Empty every table of the database except the migration bookkeeping, before generating anew. */
 export async function truncateAll(knex: Knex): Promise<void> {
   const [rows] = (await knex.raw('SHOW FULL TABLES WHERE Table_type = ?', ['BASE TABLE'])) as [Record<string, string>[]];

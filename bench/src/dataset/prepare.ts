@@ -1,9 +1,10 @@
-import { addDays, platformToday, type Knex } from '@bo/db';
+import { addDays, dropDatabase, platformToday, type Knex } from '@bo/db';
 import { boMigrations, databaseUrl, openMigrated } from '../infra/databases.ts';
 import type { BenchOptions } from '../options.ts';
 import type { DatasetSize } from '../scales.ts';
 import { datasetSpec, type DatasetInfo, type MainDataset, type Samples } from './main-dataset.ts';
-import { readMarker, truncateAll, writeMarker } from './marker.ts';
+import { readMarker, writeMarker } from './marker.ts';
+import { syncSchema } from './schema-sync.ts';
 
 /** The generator's entry point as the benchmark calls it (looked up at run time: it may not have landed). */
 interface SeedCall {
@@ -100,19 +101,24 @@ export async function prepareDataset(
   endDate?: string,
 ): Promise<MainDataset> {
   const url = databaseUrl(options, name);
-  const knex = await openMigrated(url, boMigrations, 10);
+  let knex = await openMigrated(url, boMigrations, 10);
   try {
     const spec = datasetSpec({ size, seed: options.seed, ...(endDate ? { endDate } : {}) });
     const marker = await readMarker<DatasetInfo>(knex);
     let info: DatasetInfo;
     let generatedNow = false;
-    if (marker?.spec === spec && !options.regenerate) {
-      info = marker.info;
+    const reusable = marker?.spec === spec && !options.regenerate && (await syncSchema(options, knex, name, log)) !== 'columns-differ';
+    if (reusable) {
+      info = marker!.info;
       log(`  data set ${name}: reusing ${info.rows.ord_stat_evt?.toLocaleString('en-US')} events, ${info.firstDay}..${info.lastDay}`);
     } else {
       const seed = await loadGenerator();
+      if (marker?.spec === spec && !options.regenerate) log(`  data set ${name}: its columns differ from the current migrations`);
       log(`  data set ${name}: generating ${size.events.toLocaleString('en-US')} events, ${size.goods.toLocaleString('en-US')} goods, ${size.days} days`);
-      await truncateAll(knex);
+      // A fresh database, so the tables are exactly what the current migrations make.
+      await knex.destroy();
+      await dropDatabase(url);
+      knex = await openMigrated(url, boMigrations, 10);
       const at = new Date().toISOString();
       const out = await generate(seed, url, size, options.seed, endDate ?? addDays(platformToday('Asia/Seoul'), -1), log);
       const rows = Object.values(out.counts).reduce((a, b) => a + b, 0);

@@ -1,6 +1,8 @@
 import { rebuildAggregate } from '@bo/aggregation-worker';
+import { dropDatabase } from '@bo/db';
 import type { BenchContext } from '../context.ts';
 import { ensureExcelFixture } from '../dataset/excel-fixture.ts';
+import { syncSchema } from '../dataset/schema-sync.ts';
 import { freePort, spawnService, type ChildService } from '../infra/child-service.ts';
 import { boMigrations, databaseUrl, extraDatabase, openMigrated } from '../infra/databases.ts';
 import { elapsedMs, median } from '../infra/percentiles.ts';
@@ -70,9 +72,14 @@ async function measureIn(ctx: BenchContext, url: string, path: string, query: st
 export async function measureExcelDownload(ctx: BenchContext): Promise<BenchRow[]> {
   const name = extraDatabase.excel(ctx.options);
   const url = databaseUrl(ctx.options, name);
-  const knex = await openMigrated(url, boMigrations, 4);
+  let knex = await openMigrated(url, boMigrations, 4);
   let fixture;
   try {
+    if ((await syncSchema(ctx.options, knex, name, ctx.log)) === 'columns-differ') {
+      await knex.destroy();
+      await dropDatabase(url);
+      knex = await openMigrated(url, boMigrations, 4);
+    }
     fixture = await ensureExcelFixture(knex, ctx.scale.excelRows, rebuildAggregate, ctx.log);
   } finally {
     await knex.destroy();

@@ -55,7 +55,7 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
       for (const c of cases) {
         const call = httpCall(c, ctx.adminBearer);
         const spec = { url: `${service.baseUrl}${call.path}`, method: call.method, headers: { authorization: call.auth }, ...(call.body !== undefined ? { body: call.body } : {}), connections: CLIENTS, maxSeconds: ctx.scale.caseSeconds };
-        await runLoad({ ...spec, amount: CLIENTS });
+        if (ctx.scale.warmup) await runLoad({ ...spec, amount: CLIENTS });
         const r = await runLoad({ ...spec, amount: ctx.scale.statRequests });
         p95.get(caseTitle(c))!.push(failures(r) ? null : r.latency.p95);
         if (failures(r)) ctx.log(`    ${caseTitle(c)}: ${statusText(r)}`);

@@ -80,7 +80,7 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
   if (captured.status !== 200) throw new Error(`in-process capture answered ${captured.status}`);
 
   // One client alone: the like-for-like figure for the naive run, which also runs alone.
-  const solo = await timeRuns(Math.max(2, ctx.scale.naiveRuns), async () => {
+  const solo = await timeRuns(ctx.scale.warmup ? 2 : 1, async () => {
     const res = await fetch(`${s.serviceUrl}${call.path}`, { method: call.method, headers: { authorization: call.auth, 'content-type': 'application/json' }, ...(call.body !== undefined ? { body: call.body } : {}) });
     await res.arrayBuffer();
   });
@@ -88,11 +88,11 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
 
   const cap = ctx.scale.caseSeconds;
   const load = { url: `${s.serviceUrl}${call.path}`, method: call.method, headers: { authorization: call.auth }, ...(call.body !== undefined ? { body: call.body } : {}), connections: CLIENTS, maxSeconds: cap };
-  await runLoad({ ...load, amount: CLIENTS });
+  if (ctx.scale.warmup) await runLoad({ ...load, amount: CLIENTS });
   const http = await runLoad({ ...load, amount: ctx.scale.statRequests });
   if (failures(http)) throw new Error(`responses under load: ${statusText(http)}`);
 
-  await replayUnderLoad(s.bare, captured.script, CLIENTS, CLIENTS, cap);
+  if (ctx.scale.warmup) await replayUnderLoad(s.bare, captured.script, CLIENTS, CLIENTS, cap);
   const bare = summarise(await replayUnderLoad(s.bare, captured.script, ctx.scale.statRequests, CLIENTS, cap));
 
   let naive = s.naive.get(c.naiveKey);
