@@ -4,7 +4,7 @@
  * `bench/results/<date>.json` and `.md`. A row whose piece is missing prints why instead of a
  * figure; the run itself only fails when the harness cannot start.
  */
-import { createKnex } from '@bo/db';
+import { createKnex, type Knex } from '@bo/db';
 import { runMain } from '@bo/service-kit';
 import { createContext } from './context.ts';
 import { prepareMainDataset } from './dataset/prepare.ts';
@@ -16,11 +16,27 @@ import { SECTION_RUNNERS } from './sections.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-async function databaseVersion(serverUrl: string): Promise<string> {
+const bufferPoolMb = async (knex: Knex): Promise<number> => {
+  const [rows] = (await knex.raw('SELECT @@innodb_buffer_pool_size AS b')) as [{ b: number | string }[]];
+  return Math.round(Number(rows[0]!.b) / 2 ** 20);
+};
+
+/**
+ * The server as the figures were taken: version and buffer pool. With --innodb-buffer-pool-mb
+ * the pool is grown first (online resize), since the server default (128 MB) turns a full-scale
+ * run into a disk benchmark.
+ */
+async function databaseServer(serverUrl: string, wantPoolMb: number | undefined): Promise<string> {
   const knex = createKnex(databaseUrl({ serverUrl }, ''), { poolMax: 1 });
   try {
+    if (wantPoolMb !== undefined && (await bufferPoolMb(knex)) < wantPoolMb) {
+      log(`growing the InnoDB buffer pool to ${wantPoolMb} MB (SET GLOBAL innodb_buffer_pool_size)`);
+      await knex.raw('SET GLOBAL innodb_buffer_pool_size = ?', [wantPoolMb * 2 ** 20]);
+      for (let i = 0; i < 120 && (await bufferPoolMb(knex)) < wantPoolMb; i++) await new Promise((r) => setTimeout(r, 500));
+    }
     const [rows] = (await knex.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
-    return rows[0]!.v.includes('MariaDB') ? `MariaDB ${rows[0]!.v.split('-')[0]}` : `MySQL ${rows[0]!.v}`;
+    const version = rows[0]!.v.includes('MariaDB') ? `MariaDB ${rows[0]!.v.split('-')[0]}` : `MySQL ${rows[0]!.v}`;
+    return `${version} (InnoDB buffer pool ${await bufferPoolMb(knex)} MB)`;
   } finally {
     await knex.destroy();
   }
@@ -30,7 +46,7 @@ await runMain(async () => {
   const options = parseOptions(process.argv.slice(2));
   const started = Date.now();
   const command = `pnpm bench -- ${process.argv.slice(2).filter((a) => a !== '--').join(' ')}`.trim();
-  const dbVersion = await databaseVersion(options.serverUrl);
+  const dbVersion = await databaseServer(options.serverUrl, options.bufferPoolMb);
   log(`bench: scale ${options.scale.name}, seed ${options.seed}, databases ${options.boDb} / ${options.memberDb}`);
   log(`       ${environmentLine(dbVersion)}`);
 

@@ -21,11 +21,13 @@ export interface BenchOptions {
   /** Drop every benchmark database at the end (the CI smoke test). */
   drop: boolean;
   serviceLogLevel: string;
+  /** Grow the server's InnoDB buffer pool to this many MB first (a global setting; off unless asked). */
+  bufferPoolMb?: number;
 }
 
 const USAGE = `usage: pnpm bench -- [--scale tiny|small|full] [--seed 42] [--db-prefix bench] [--bo-db bench_bo]
   [--member-db bench_member] [--db-url mysql://root@127.0.0.1:3306/] [--out bench/results] [--date yyyy-MM-dd]
-  [--only ${SECTIONS.join(',')}] [--regenerate] [--drop] [--service-log-level warn]`;
+  [--only ${SECTIONS.join(',')}] [--regenerate] [--drop] [--service-log-level warn] [--innodb-buffer-pool-mb 4096]`;
 
 const localDate = (d = new Date()) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -48,6 +50,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       regenerate: { type: 'boolean', default: false },
       drop: { type: 'boolean', default: false },
       'service-log-level': { type: 'string', default: 'warn' },
+      'innodb-buffer-pool-mb': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -63,6 +66,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     if (['bo', 'member'].includes(name)) throw new Error(`${flag} must not be the service database "${name}": the benchmark rewrites its data`);
   }
   if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date!)) throw new Error(`--date must be yyyy-MM-dd (got "${values.date}")`);
+  const bufferPoolMb = values['innodb-buffer-pool-mb'] === undefined ? undefined : Number(values['innodb-buffer-pool-mb']);
+  if (bufferPoolMb !== undefined && !(Number.isInteger(bufferPoolMb) && bufferPoolMb >= 128))
+    throw new Error(`--innodb-buffer-pool-mb must be a whole number ≥ 128 (got "${values['innodb-buffer-pool-mb']}")`);
   const sections = values.only ? values.only.split(',').map((s) => s.trim()) : [...SECTIONS];
   const unknown = sections.filter((s) => !(SECTIONS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
@@ -79,5 +85,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     regenerate: values.regenerate!,
     drop: values.drop!,
     serviceLogLevel: values['service-log-level']!,
+    ...(bufferPoolMb !== undefined ? { bufferPoolMb } : {}),
   };
 }
