@@ -1,19 +1,5 @@
-import { addDays, type Knex } from '@bo/db';
+import { addDays, createRandom, type Knex, type Random } from '@bo/db';
 
-/** mulberry32: a small seeded generator, so a failing case can be replayed from its seed. */
-export function seededRandom(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)] as T;
-  return { next, int, pick };
-}
 
 export interface GoodsRow {
   goods_no: string;
@@ -58,7 +44,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * A time inside `day`; one in five lands exactly on a day edge (00:00:00 or 23:59:59) so a
  * wrong range boundary shows.
  */
-function timeIn(r: ReturnType<typeof seededRandom>, day: string): string {
+function timeIn(r: Random, day: string): string {
   const edge = r.int(0, 9);
   if (edge === 0) return `${day} 00:00:00`;
   if (edge === 1) return `${day} 23:59:59`;
@@ -72,7 +58,7 @@ function timeIn(r: ReturnType<typeof seededRandom>, day: string): string {
  * spans one. Some goods have no MD, so the category key `md_id` is ''. Inflow logs per hour.
  */
 export function generateSourceData(seed: number, days: string[], size = { goods: 12, orders: 60, inflows: 400 }): SourceData {
-  const r = seededRandom(seed);
+  const r = createRandom(seed);
   const sites = ['10', '20'];
   const goods: GoodsRow[] = Array.from({ length: size.goods }, (_, i) => ({
     goods_no: `G${seed}${pad(i)}`,

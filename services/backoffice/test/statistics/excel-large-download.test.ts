@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import * as XLSX from 'xlsx';
+import { createRandom } from '@bo/db';
 import type { TestDatabase } from '@bo/db/testing';
-import { seededRandom } from './helpers/arranged-data.ts';
 import { ADMIN_AUTH, BO, binary, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
 
 const GOODS_EXCEL = `${BO}/v1/statistics/goodsStatus/downloadGoodsStatusExcel`;
@@ -43,7 +43,7 @@ interface GoodsMaster {
  * some goods have no image.
  */
 function arrangeGoods() {
-  const r = seededRandom(9901);
+  const r = createRandom(9901);
   const entrs = Array.from({ length: 20 }, (_, i) => ({ entr_no: `E${String(i + 1).padStart(3, '0')}`, entr_nm: `공급사 ${i + 1}` }));
   const goods: GoodsMaster[] = [];
   const agg: AggRow[] = [];

@@ -7,7 +7,8 @@ import { AiRunner } from '../provider/ai-runner.ts';
 import { OfflineProvider } from '../provider/offline-provider.ts';
 import { loadMasterRows, type MasterRows } from '../repository.ts';
 import { noisyGoodsNames, type EvalGoods } from './goods-names.ts';
-import { labelledNames, prng, type LabelledName } from './labelled-names.ts';
+import { createRandom } from '@bo/db';
+import { labelledNames, type LabelledName } from './labelled-names.ts';
 
 export interface EvalOptions {
   /** Names of the first set (generated from the leaf names). */
@@ -110,7 +111,7 @@ export async function evaluateAutoFill(db: { url: string; knex: Knex }, options:
   for (const n of leafNames.slice(0, 20)) await autoFill(n.productName, full);
   const leafSet = await scoreSet('leaf names', leafNames.map((name) => ({ name, ctx: full })));
 
-  const r = prng(options.seed + 1);
+  const r = createRandom(options.seed + 1);
   const chosen = goods
     .map((g) => ({ g, key: r.next() }))
     .sort((a, b) => a.key - b.key)

@@ -1,5 +1,6 @@
 import type { Catalog } from '@bo/db';
-import { brandSpelling, DECORATIONS, jamoTypo, prng, splitSpace, type LabelledName } from './labelled-names.ts';
+import { createRandom } from '@bo/db';
+import { brandSpelling, DECORATIONS, jamoTypo, splitSpace, type LabelledName } from './labelled-names.ts';
 
 /** An existing goods item of the evaluation database, its name as the generator built it. */
 export interface EvalGoods {
@@ -22,7 +23,7 @@ const VARIANT_WORDS = ['270mm', '250', '블랙', '화이트', '네이비', 'FREE
  * while its name is scored.
  */
 export function noisyGoodsNames(goods: readonly EvalGoods[], catalog: Catalog, seed: number): (LabelledName & { goodsNo: string })[] {
-  const r = prng(seed);
+  const r = createRandom(seed);
   const leafOf = new Map(catalog.leaves.map((l) => [l.row.std_ctg_no, l]));
   const parentName = new Map(catalog.masters.std_ctg.map((c) => [c.std_ctg_no, c.std_ctg_nm]));
   const brandOf = new Map(catalog.masters.brand.map((b) => [b.brand_no, b]));

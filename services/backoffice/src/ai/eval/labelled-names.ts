@@ -1,5 +1,5 @@
 import { disassemble, assemble } from 'es-hangul';
-import type { Catalog } from '@bo/db';
+import { createRandom, type Catalog, type Random } from '@bo/db';
 
 /** A product name as a seller might type it, with the brand and leaf category it really has. */
 export interface LabelledName {
@@ -10,24 +10,6 @@ export interface LabelledName {
   noise: string[];
 }
 
-/** A tiny seeded PRNG (mulberry32): the same seed gives the same set on every machine. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    chance: (p: number) => next() < p,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-  };
-}
-export type Prng = ReturnType<typeof prng>;
 
 export const DECORATIONS = ['[공식]', '(정품)', '[무료배송]', '[특가]', '★당일발송★', '[단독]', '(국내정품)', '[BEST]', '【한정】', '(당일출고)'];
 const LINE_WORDS = ['에센셜', '데일리', '베이직', '프리미엄', '시그니처', '클래식', '오리지널', '라이트', '모던', '스탠다드', '플러스', '2025년형', '신형'];
@@ -37,7 +19,7 @@ const VOWEL_SWAPS: Record<string, string> = { ㅐ: 'ㅔ', ㅔ: 'ㅐ', ㅓ: 'ㅗ'
 const CONSONANT_SWAPS: Record<string, string> = { ㄲ: 'ㄱ', ㄱ: 'ㄲ', ㄸ: 'ㄷ', ㄷ: 'ㄸ', ㅃ: 'ㅂ', ㅂ: 'ㅃ', ㅆ: 'ㅅ', ㅅ: 'ㅆ', ㅉ: 'ㅈ', ㅈ: 'ㅉ' };
 
 /** One jamo of one syllable swapped for a look-alike (`나이키` → `나이끼`, `셔츠` → `셔즈`). */
-export function jamoTypo(word: string, r: Prng): string {
+export function jamoTypo(word: string, r: Random): string {
   const syllables = [...word].map((ch, i) => ({ ch, i })).filter(({ ch }) => /[가-힣]/.test(ch));
   if (syllables.length < 2) return word;
   const { ch, i } = r.pick(syllables);
@@ -57,21 +39,21 @@ export function jamoTypo(word: string, r: Prng): string {
 }
 
 /** A space inside a compound (`반팔티셔츠` → `반팔 티셔츠`). */
-export function splitSpace(word: string, r: Prng): string {
+export function splitSpace(word: string, r: Random): string {
   if (word.length < 4) return word;
   const at = r.int(2, word.length - 2);
   return `${word.slice(0, at)} ${word.slice(at)}`;
 }
 
 /** A seller's model code: letters and digits (`AB1234-01`). */
-function modelCode(r: Prng): string {
+function modelCode(r: Random): string {
   const letters = 'ABCDEFGHJKLMNPRSTVWXYZ';
   const prefix = Array.from({ length: r.int(2, 3) }, () => r.pick([...letters])).join('');
   const digits = String(r.int(100, 99999));
   return r.chance(0.5) ? `${prefix}${digits}` : `${prefix}${digits}-${String(r.int(1, 99)).padStart(2, '0')}`;
 }
 
-export function brandSpelling(nm: string, eng: string | null, aliases: readonly string[], r: Prng, noise: string[]): string {
+export function brandSpelling(nm: string, eng: string | null, aliases: readonly string[], r: Random, noise: string[]): string {
   const roll = r.next();
   if (roll < 0.35) return nm;
   if (roll < 0.5 && eng) {
@@ -98,7 +80,7 @@ export function brandSpelling(nm: string, eng: string | null, aliases: readonly 
  * and quantities, in shuffled order around the core words.
  */
 export function labelledNames(catalog: Catalog, count: number, seed: number): LabelledName[] {
-  const r = prng(seed);
+  const r = createRandom(seed);
   const aliasesOf = new Map<string, string[]>();
   for (const a of catalog.masters.brand_alias) aliasesOf.set(a.brand_no, [...(aliasesOf.get(a.brand_no) ?? []), a.alias_nm]);
   const out: LabelledName[] = [];

@@ -1,22 +1,7 @@
-import { addDays, eachDay, type Knex } from '@bo/db';
+import { addDays, createRandom, eachDay, type Knex, type Random } from '@bo/db';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { DAILY_KINDS } from '@bo/contracts';
 
-/** mulberry32: a small seeded generator, so a failing case can be replayed from its seed. */
-export function seededRandom(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)] as T;
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof seededRandom>;
 
 export interface Site { site_no: string; site_nm: string }
 export interface Entr { entr_no: string; entr_nm: string }
@@ -125,7 +110,7 @@ export interface ArrangeOptions {
  * a cancellation on the first second of a month after an order on its last day.
  */
 export function arrange(o: ArrangeOptions): Arranged {
-  const r = seededRandom(o.seed);
+  const r = createRandom(o.seed);
   const sites: Site[] = [
     { site_no: 'S01', site_nm: '메인몰' },
     { site_no: 'S02', site_nm: '모바일몰' },
