@@ -21,8 +21,10 @@ export interface Scale {
   caseSeconds: number;
   /** Warm each side up before measuring it (the smoke test skips it: it checks rows, not figures). */
   warmup: boolean;
-  /** Sequential runs of each naive recomputation (the median is kept). */
+  /** Sequential runs of each naive recomputation (the median is kept)… */
   naiveRuns: number;
+  /** …each stopped by the server after this many seconds (the figure is then a lower bound). */
+  naiveLimitSeconds: number;
   /** Days rebuilt for the "one day" aggregation figure (median of these runs). */
   aggregationDayRuns: number;
   excelRows: number;
@@ -44,6 +46,7 @@ export const SCALES: Record<ScaleName, Scale> = {
     caseSeconds: 1,
     warmup: false,
     naiveRuns: 1,
+    naiveLimitSeconds: 20,
     aggregationDayRuns: 2,
     excelRows: 2_000,
     staffMembers: 100,
@@ -59,6 +62,7 @@ export const SCALES: Record<ScaleName, Scale> = {
     caseSeconds: 3,
     warmup: true,
     naiveRuns: 1,
+    naiveLimitSeconds: 60,
     aggregationDayRuns: 3,
     excelRows: 100_000,
     staffMembers: 1_000,
@@ -74,6 +78,7 @@ export const SCALES: Record<ScaleName, Scale> = {
     caseSeconds: 10,
     warmup: true,
     naiveRuns: 1,
+    naiveLimitSeconds: 120,
     aggregationDayRuns: 3,
     excelRows: 100_000,
     staffMembers: 1_000,

@@ -64,6 +64,23 @@ export async function replayUnderLoad(pool: Pool, script: QueryScript, total: nu
   return latencies;
 }
 
+/**
+ * A one-connection pool whose statements the server stops after `seconds` (MariaDB
+ * max_statement_time, MySQL max_execution_time), for references that may run for minutes.
+ */
+export function createLimitedPool(url: string, seconds: number): Pool {
+  const pool = createPool(url, 1);
+  // Queued on the new connection before any statement of ours; the other server's variable fails harmlessly.
+  pool.pool.on('connection', (conn) => {
+    conn.query(`SET SESSION max_statement_time = ${seconds}`, () => undefined);
+    conn.query(`SET SESSION max_execution_time = ${seconds * 1000}`, () => undefined);
+  });
+  return pool;
+}
+
+/** The server stopped the statement at its time limit (MariaDB 1969, MySQL 3024). */
+export const isStatementTimeout = (err: unknown): boolean => [1969, 3024].includes((err as { errno?: number })?.errno ?? 0);
+
 /** `runs` sequential timings of `fn` in ms. */
 export async function timeRuns(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import type { BenchOptions } from '../options.ts';
+import { SECTIONS, type BenchOptions } from '../options.ts';
 import { renderTables, tally } from './render.ts';
 import type { BenchRow } from './rows.ts';
 
@@ -19,12 +19,15 @@ export function environmentLine(dbVersion: string): string {
 }
 
 /**
- * `<out>/<date>.json` (every figure) and `<out>/<date>.md` (the tables) for the full scale;
- * smaller scales add theirs (`<date>-small.json`) so a quick check never overwrites a full run.
+ * `<out>/<date>.json` (every figure) and `<out>/<date>.md` (the tables) for a complete full-scale
+ * run; smaller scales (`<date>-small.json`) and `--only` runs (`…-partial`) are named apart so
+ * they never overwrite a complete full run.
  */
 export function writeResults(options: BenchOptions, rows: readonly BenchRow[], facts: RunFacts): { json: string; md: string } {
   mkdirSync(options.outDir, { recursive: true });
-  const base = options.scale.name === 'full' ? options.date : `${options.date}-${options.scale.name}`;
+  const scale = options.scale.name === 'full' ? '' : `-${options.scale.name}`;
+  const partial = options.sections.length < SECTIONS.length ? '-partial' : '';
+  const base = `${options.date}${scale}${partial}`;
   const json = join(options.outDir, `${base}.json`);
   const md = join(options.outDir, `${base}.md`);
   const counts = tally(rows);
