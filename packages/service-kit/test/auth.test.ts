@@ -4,11 +4,10 @@ import jwt from 'jsonwebtoken';
 import type { Express } from 'express';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
 import { bearerAuth } from '../src/index.ts';
-import { bearer, TEST_JWT_SECRET } from '../src/testing/index.ts';
+import { bearer, handMadeJwt, hs256, nowSeconds, rs256, rsaKeyPair, TEST_JWT_SECRET } from '../src/testing/index.ts';
 import { captureLogs, type CapturedLogs } from './support/log-capture.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 import { backofficeApp } from './support/real-apps.ts';
-import { handMadeJwt, hs256, nowSeconds, rs256, rsaKeyPair } from './support/tokens.ts';
 
 /** A spec operation of the back-office: the guard runs before any operation is matched. */
 const OPERATION = '/api/bo/v2/dashboard/goods/sale-stock-status';

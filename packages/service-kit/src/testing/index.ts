@@ -1,6 +1,8 @@
 import jwt from 'jsonwebtoken';
 import { createLogger, type Logger } from '../logger.ts';
 
+export { handMadeJwt, hs256, nowSeconds, rs256, rsaKeyPair } from './tokens.ts';
+
 /** The HS256 secret test apps are configured with. */
 export const TEST_JWT_SECRET = 'test-secret-0123456789-abcdefghij';
 

@@ -8,11 +8,13 @@ export function handMadeJwt(header: object, payload: object, sign: (signingInput
   return `${signingInput}.${sign(signingInput)}`;
 }
 
+/** Signers for handMadeJwt. */
 export const hs256 = (secret: string | Buffer) => (input: string) => createHmac('sha256', secret).update(input).digest('base64url');
 export const rs256 = (privateKeyPem: string) => (input: string) => createSign('RSA-SHA256').update(input).sign(privateKeyPem).toString('base64url');
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
+/** A fresh RS256 key pair in PEM (public: SPKI, private: PKCS#8). */
 export function rsaKeyPair(): { publicKey: string; privateKey: string } {
   return generateKeyPairSync('rsa', {
     modulusLength: 2048,
