@@ -1,5 +1,6 @@
 import { guarded, type BenchContext } from './context.ts';
-import type { MainDataset } from './dataset/main-dataset.ts';
+import { AGGREGATE_KINDS } from '@bo/contracts';
+import { isAggregated, type MainDataset } from './dataset/main-dataset.ts';
 import type { Section } from './options.ts';
 import { NotAvailable, unavailableRow } from './report/rows.ts';
 import { DAY_TARGET, loadRebuild, measureAggregationDay, measureFullRebuild, REBUILD_TARGET, rebuildAllDays } from './rows/aggregation.ts';
@@ -19,7 +20,7 @@ const mainDataset = (ctx: BenchContext): MainDataset => {
 
 /** Statistics read the aggregates: build them (unmeasured) when the aggregation section did not. */
 async function ensureAggregates(ctx: BenchContext, ds: MainDataset): Promise<void> {
-  if (ds.aggregatedAt) return;
+  if (isAggregated(ds, AGGREGATE_KINDS)) return;
   ctx.log('  building the aggregates first (the aggregation section did not run on this data set)');
   await rebuildAllDays(ctx, ds, await loadRebuild());
 }

@@ -19,6 +19,8 @@ export interface DatasetInfo {
   /** How long the generator took, when this database was generated (possibly by an earlier run). */
   generation?: { ms: number; rows: number; at: string };
   aggregatedAt?: string;
+  /** The worker's kinds when the aggregates were built: a kind added since is not built yet. */
+  aggregatedKinds?: string;
 }
 
 export interface MainDataset extends DatasetInfo {
@@ -37,3 +39,6 @@ export interface MainDataset extends DatasetInfo {
 /** What a data set is, for the reuse check: its sizes and seed (not its dates). */
 export const datasetSpec = (d: { size: DatasetSize; seed: number; endDate?: string }): string =>
   JSON.stringify({ events: d.size.events, goods: d.size.goods, inflowLogs: d.size.inflowLogs, days: d.size.days, seed: d.seed, endDate: d.endDate ?? null });
+
+/** Whether every aggregate kind the worker has now was built on this data set. */
+export const isAggregated = (d: DatasetInfo, kinds: readonly string[]): boolean => !!d.aggregatedAt && d.aggregatedKinds === kinds.join(',');

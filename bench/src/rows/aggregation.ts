@@ -129,7 +129,9 @@ export async function rebuildAllDays(ctx: BenchContext, ds: MainDataset, rebuild
   await Promise.all(Array.from({ length: REBUILD_CONCURRENCY }, loop));
   const took = elapsedMs(start);
   ds.aggregatedAt = new Date().toISOString();
-  await writeMarker(ds.knex, datasetSpec(ds), { firstDay: ds.firstDay, lastDay: ds.lastDay, rows: ds.rows, generation: ds.generation, aggregatedAt: ds.aggregatedAt });
+  ds.aggregatedKinds = AGGREGATE_KINDS.join(',');
+  const { firstDay, lastDay, rows: tableRows, generation, aggregatedAt, aggregatedKinds } = ds;
+  await writeMarker(ds.knex, datasetSpec(ds), { firstDay, lastDay, rows: tableRows, generation, aggregatedAt, aggregatedKinds });
   return { ms: took, jobs: jobs.length, rows };
 }
 

@@ -1,5 +1,6 @@
 import type { BenchContext } from '../context.ts';
-import type { MainDataset } from '../dataset/main-dataset.ts';
+import { AGGREGATE_KINDS } from '@bo/contracts';
+import { isAggregated, type MainDataset } from '../dataset/main-dataset.ts';
 import { prepareDataset } from '../dataset/prepare.ts';
 import { freePort, spawnService, type ChildService } from '../infra/child-service.ts';
 import { extraDatabase } from '../infra/databases.ts';
@@ -39,7 +40,7 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
     const ds = isMain ? main : await prepareDataset(ctx.options, extraDatabase.scaling(ctx.options, events), scaledDataset(main.size, events), ctx.log, main.lastDay);
     let own: ChildService | undefined;
     try {
-      if (!ds.aggregatedAt) {
+      if (!isAggregated(ds, AGGREGATE_KINDS)) {
         ctx.log(`  scaling: aggregating the ${label(events)} data set`);
         await rebuildAllDays(ctx, ds, rebuild);
       }
