@@ -38,7 +38,7 @@ export function expectFieldRefused(res: Response, field: string): void {
 }
 
 /** The supplier-scope refusal: a real 403 with the ErrorCode body. */
-export function expectSupplierRefused(res: Response): void {
+export function expectSupplierRefused(res: Pick<Response, 'status' | 'body'>): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(403);
   expect(res.body).to.include({ code: '1202', httpStatus: 403 });
 }
