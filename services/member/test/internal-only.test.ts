@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { operationsOf, type OperationSpec } from '@bo/contracts';
 import type { TestDatabase } from '@bo/db/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { clientAddress, inRanges, parseAddress, parseCidrList } from '../src/client-address.ts';
@@ -116,6 +117,90 @@ describe('member service: internal callers only', () => {
       expect(res.status).to.equal(403);
       expect(res.body).to.deep.equal(NOT_INTERNAL);
     });
+  });
+});
+
+/** A valid request of each member operation; a new operation without one fails the coverage test. */
+const SAMPLES: Record<string, { query?: Record<string, string>; body?: object }> = {
+  dcLimIncDec: { body: change('ALL1', '20', 1_000) },
+  getDsctLmtStatBO: { query: { mbrNo: 'ALL1' } },
+};
+
+describe('member service: every operation refuses outside callers, forged X-Forwarded-For and a missing access token', () => {
+  const TOKEN = 'member-token-every-op-0123456789';
+  let db: TestDatabase;
+  let open: MemberApp;
+  let guarded: MemberApp;
+  let openServer: RunningServer;
+  let guardedServer: RunningServer;
+
+  const call = (server: RunningServer, op: OperationSpec, from: string, headers: Record<string, string> = {}) => {
+    const sample = SAMPLES[op.operationId]!;
+    const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+    return sendFrom(server, from, { method: op.method === 'post' ? 'POST' : 'GET', path: `/api/member${op.path}${query}`, headers, body: sample.body });
+  };
+  /** Nothing of the member changed: same remaining amount, no history row. */
+  const untouched = async () => {
+    expect(await remainingOf(db.knex, 'ALL1')).to.equal(8_000);
+    expect(await historyOf(db.knex, 'ALL1')).to.have.length(0);
+  };
+
+  before(async () => {
+    db = await createMemberDatabase('member_internal_all');
+    await arrangeStaff(db.knex, { mbrNo: 'ALL1', limAmt: 10_000, rmndAmt: 8_000 });
+    open = memberApp(db, { INTERNAL_CIDRS: '127.0.0.1/32,10.0.0.0/8', TRUSTED_PROXIES: `${PROXY}/32` });
+    guarded = memberApp(db, { INTERNAL_CIDRS: '127.0.0.1/32,10.0.0.0/8', TRUSTED_PROXIES: `${PROXY}/32`, MEMBER_ACCESS_TOKEN: TOKEN });
+    [openServer, guardedServer] = await Promise.all([listening(open), listening(guarded)]);
+  });
+  after(async () => {
+    await Promise.all([openServer?.close(), guardedServer?.close()]);
+    await Promise.all([open?.close(), guarded?.close()]);
+    await db?.drop();
+  });
+
+  it('when the spec lists the member operations, then every one has a sample request here', () => {
+    expect(operationsOf('member').map((o) => o.operationId).sort()).to.deep.equal(Object.keys(SAMPLES).sort());
+  });
+
+  for (const op of operationsOf('member')) {
+    const title = `${op.method.toUpperCase()} ${op.path}`;
+
+    it(`when an outside address calls ${title}, with or without a forged X-Forwarded-For, then 403 and nothing changes`, async () => {
+      const forged = [undefined, '127.0.0.1', '10.0.0.1', `10.0.0.1, ${PROXY}`];
+      for (const xff of forged) {
+        const res = await call(openServer, op, OUTSIDE, xff ? { 'X-Forwarded-For': xff } : {});
+        expect(res.status, String(xff)).to.equal(403);
+        expect(res.body).to.deep.equal(NOT_INTERNAL);
+      }
+      // Through the trusted proxy, an outside caller that prepended an internal address.
+      const proxied = await call(openServer, op, PROXY, { 'X-Forwarded-For': '10.0.0.1, 203.0.113.9' });
+      expect(proxied.status).to.equal(403);
+      expect(proxied.body).to.deep.equal(NOT_INTERNAL);
+      await untouched();
+    });
+
+    it(`when MEMBER_ACCESS_TOKEN is set and ${title} comes without it or with a wrong one, then 403; from outside even with it, then 403`, async () => {
+      for (const headers of [{}, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: TOKEN.slice(0, -1) }]) {
+        const res = await call(guardedServer, op, INSIDE, headers);
+        expect(res.status, JSON.stringify(headers)).to.equal(403);
+        expect(res.body).to.deep.equal({ code: '1201', message: 'The Authorization header must carry the member access token', httpStatus: 403, isProcess: false });
+      }
+      for (const xff of [undefined, '10.0.0.1']) {
+        const res = await call(guardedServer, op, OUTSIDE, { Authorization: `Bearer ${TOKEN}`, ...(xff ? { 'X-Forwarded-For': xff } : {}) });
+        expect(res.status).to.equal(403);
+        expect(res.body).to.deep.equal(NOT_INTERNAL);
+      }
+      await untouched();
+    });
+  }
+
+  // Last: the one call that may change the member proves the samples are valid requests.
+  it('when an internal caller with the access token calls every operation, then each answers 200', async () => {
+    for (const op of operationsOf('member')) {
+      const res = await call(guardedServer, op, INSIDE, { Authorization: `Bearer ${TOKEN}` });
+      expect(res.status, `${op.path} ${JSON.stringify(res.body)}`).to.equal(200);
+    }
+    expect(await remainingOf(db.knex, 'ALL1')).to.equal(7_000);
   });
 });
 
