@@ -180,7 +180,8 @@ describe('member service: every operation refuses outside callers, forged X-Forw
     });
 
     it(`when MEMBER_ACCESS_TOKEN is set and ${title} comes without it or with a wrong one, then 403; from outside even with it, then 403`, async () => {
-      for (const headers of [{}, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: TOKEN.slice(0, -1) }]) {
+      const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: TOKEN.slice(0, -1) }];
+      for (const headers of attempts) {
         const res = await call(guardedServer, op, INSIDE, headers);
         expect(res.status, JSON.stringify(headers)).to.equal(403);
         expect(res.body).to.deep.equal({ code: '1201', message: 'The Authorization header must carry the member access token', httpStatus: 403, isProcess: false });
