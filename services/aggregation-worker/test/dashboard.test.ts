@@ -27,20 +27,44 @@ describe('queue dashboard', () => {
     await db?.drop();
   });
 
+  /** The pages, the board's API (reads and the writes ops use) and the rerun form. */
+  const GUARDED: { method: 'get' | 'post' | 'put'; path: string; form?: object; json?: object }[] = [
+    { method: 'get', path: '/admin/queues' },
+    { method: 'get', path: '/admin/queues/api/queues' },
+    { method: 'get', path: '/admin/queues/api/redis/stats' },
+    { method: 'get', path: '/admin/rerun' },
+    { method: 'post', path: '/admin/rerun', form: { kind: 'goods', from: '2026-05-01', to: '2026-05-01' } },
+    { method: 'post', path: '/admin/queues/api/queues/agg-build/add', json: { name: 'build', data: { kind: 'goods', day: '2026-05-01' } } },
+    { method: 'put', path: '/admin/queues/api/queues/agg-build/pause' },
+    { method: 'put', path: '/admin/queues/api/queues/pause' },
+    { method: 'put', path: '/admin/queues/api/queues/agg-build/retry/failed' },
+    { method: 'put', path: '/admin/queues/api/queues/agg-build/clean/completed' },
+    { method: 'put', path: '/admin/queues/api/queues/agg-build/empty' },
+    { method: 'put', path: '/admin/queues/api/queues/agg-build/obliterate' },
+  ];
+
   for (const [label, header] of [
     ['no credentials', undefined],
     ['a wrong password', basic(CREDENTIALS.user, 'dashboard-secret-43')],
     ['a wrong user', basic('ops', CREDENTIALS.password)],
+    ['the user with an empty password', basic(CREDENTIALS.user, '')],
+    ['basic credentials without a colon', `Basic ${Buffer.from(`${CREDENTIALS.user}${CREDENTIALS.password}`).toString('base64')}`],
     ['a bearer token', 'Bearer abc'],
   ] as const) {
-    it(`when the dashboard is asked with ${label}, then it answers 401 and asks for basic credentials`, async () => {
-      for (const path of ['/admin/queues', '/admin/queues/api/queues', '/admin/rerun']) {
-        const req = request(app).get(path);
+    it(`when the dashboard, its API or the rerun form is asked with ${label}, then 401, basic credentials asked for, and the queues untouched`, async () => {
+      const before = await env.queues.build.getJobCounts();
+      for (const r of GUARDED) {
+        let req = request(app)[r.method](r.path);
+        if (r.form) req = req.type('form').send(r.form);
+        if (r.json) req = req.send(r.json);
         const res = await (header ? req.set('Authorization', header) : req);
-        expect(res.status, path).to.equal(401);
+        expect(res.status, `${r.method} ${r.path}`).to.equal(401);
         expect(res.headers['www-authenticate']).to.match(/^Basic realm=/);
         expect(res.body).to.include({ code: '1101', httpStatus: 401 });
       }
+      expect(await env.queues.build.getJobCounts()).to.deep.equal(before);
+      expect(await env.queues.build.isPaused()).to.equal(false);
+      expect(await env.queues.schedule.isPaused()).to.equal(false);
     });
   }
 
