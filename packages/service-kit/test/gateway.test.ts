@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import type { Express } from 'express';
+import { boSourceMigrations, memberBaseMigrations } from '@bo/db';
+import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { memberServiceMigrations } from '@bo/member/migrations';
+import { ADMIN, bearer, testLogger } from '../src/testing/index.ts';
 import { closedPort } from './support/closed-port.ts';
+import { backofficeApp, memberApp } from './support/real-apps.ts';
 import { readRepoFile } from './support/repo-files.ts';
 
 /** What an upstream saw of one proxied request. */
@@ -100,67 +106,85 @@ function renderGatewayConf(prefix: string, ports: { gateway: number; backoffice:
   return conf;
 }
 
-describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
-  let nginx: string;
-  let prefix: string;
-  let child: ChildProcess | undefined;
-  let gatewayPort: number;
+interface Gateway {
+  port: number;
+  /** What `nginx -t` printed for the rendered config. */
+  checkOutput: string;
+  /** The access log line holding `text`; nginx writes it after the answer has left, so wait briefly. */
+  accessLogLine: (text: string) => Promise<string>;
+  stop: () => Promise<void>;
+}
+
+/** infra/gateway/nginx.conf rendered for these upstream ports, checked with nginx -t, and run until it answers. */
+async function startGateway(upstreams: { backoffice: number; member: number; worker: number }): Promise<Gateway> {
+  const nginx = findNginx();
+  const port = await closedPort();
+  const prefix = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  // nginx workers run as an unprivileged user when the tests run as root.
+  chmodSync(prefix, 0o755);
+  const confPath = join(prefix, 'nginx.conf');
+  writeFileSync(confPath, renderGatewayConf(prefix, { gateway: port, ...upstreams }));
+
+  const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', confPath, '-g', `pid ${join(prefix, 'nginx.pid')};`], { encoding: 'utf8' });
+  expect(check.status, check.stderr).to.equal(0);
+
+  const child: ChildProcess = spawn(nginx, ['-p', prefix, '-c', confPath, '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let errorLog = '';
-  /** nginx writes the access line after the answer has left: wait for it briefly. */
-  async function accessLogLine(text: string): Promise<string> {
+  child.stderr!.on('data', (d: Buffer) => (errorLog += d.toString()));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  for (let attempt = 0; ; attempt++) {
+    const up = await send(port, { path: '/gateway/health' }).then((a) => a.status === 200, () => false);
+    if (up) break;
+    if (child.exitCode !== null || attempt > 100) {
+      const message = `nginx did not start: ${errorLog}${readFileSync(join(prefix, 'error.log'), 'utf8')}`;
+      await stop();
+      throw new Error(message);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const accessLogLine = async (text: string): Promise<string> => {
     for (let attempt = 0; attempt < 50; attempt++) {
       const line = readFileSync(join(prefix, 'access.log'), 'utf8').split('\n').find((l) => l.includes(text));
       if (line) return line;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     throw new Error(`no access log line contains ${text}`);
-  }
+  };
+  return { port, checkOutput: check.stderr, accessLogLine, stop };
+}
+
+describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
+  let gateway: Gateway;
+  let gatewayPort: number;
   let backoffice: Awaited<ReturnType<typeof fakeUpstream>>;
   let member: Awaited<ReturnType<typeof fakeUpstream>>;
   let worker: Awaited<ReturnType<typeof fakeUpstream>>;
-  let testOutput = '';
+  const accessLogLine = (text: string) => gateway.accessLogLine(text);
 
   before(async function () {
     this.timeout(30_000);
-    nginx = findNginx();
     [backoffice, member, worker] = await Promise.all([fakeUpstream('backoffice'), fakeUpstream('member'), fakeUpstream('worker')]);
-    gatewayPort = await closedPort();
-    prefix = mkdtempSync(join(tmpdir(), 'gateway-test-'));
-    // nginx workers run as an unprivileged user when the tests run as root.
-    chmodSync(prefix, 0o755);
-    const confPath = join(prefix, 'nginx.conf');
-    writeFileSync(confPath, renderGatewayConf(prefix, { gateway: gatewayPort, backoffice: backoffice.port, member: member.port, worker: worker.port }));
-
-    const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', confPath, '-g', `pid ${join(prefix, 'nginx.pid')};`], { encoding: 'utf8' });
-    testOutput = check.stderr;
-    expect(check.status, check.stderr).to.equal(0);
-
-    const proc = spawn(nginx, ['-p', prefix, '-c', confPath, '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    proc.stderr.on('data', (d: Buffer) => (errorLog += d.toString()));
-    for (let attempt = 0; ; attempt++) {
-      const up = await send(gatewayPort, { path: '/gateway/health' }).then((a) => a.status === 200, () => false);
-      if (up) break;
-      if (proc.exitCode !== null || attempt > 100) throw new Error(`nginx did not start: ${errorLog}${readFileSync(join(prefix, 'error.log'), 'utf8')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    gateway = await startGateway({ backoffice: backoffice.port, member: member.port, worker: worker.port });
+    gatewayPort = gateway.port;
   });
 
   after(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     for (const upstream of [backoffice, member, worker]) {
       upstream?.server.closeAllConnections();
       upstream?.server.close();
     }
-    if (prefix) rmSync(prefix, { recursive: true, force: true });
   });
 
   it('when the rendered config is checked with nginx -t, then it is valid', () => {
-    expect(testOutput).to.contain('test is successful');
+    expect(gateway.checkOutput).to.contain('test is successful');
   });
 
   it('when /api/bo is called from outside, then it reaches the back-office unchanged with X-Request-Id and the caller as X-Forwarded-For', async () => {
@@ -174,6 +198,14 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
     expect(seen.headers).to.include({ 'x-request-id': 'ui-4711', authorization: 'Bearer abc', 'x-real-ip': '127.0.0.1' });
     expect(seen.headers['x-forwarded-for'], "the caller's own X-Forwarded-For is replaced").to.equal('127.0.0.1');
     expect(JSON.parse(await accessLogLine('"requestId":"ui-4711"'))).to.include({ remote: '127.0.0.1', status: 200, method: 'GET' });
+  });
+
+  it('when a caller sends a spoofed internal X-Forwarded-For (10.0.0.1, alone or as a chain), then the service sees only the real caller', async () => {
+    for (const [from, xff] of [['127.0.0.9', '10.0.0.1'], ['127.0.0.9', '10.0.0.1, 127.0.0.2'], ['127.0.0.2', '10.0.0.1']]) {
+      const res = await send(gatewayPort, { path: '/api/bo/health', from, headers: { 'X-Forwarded-For': xff!, 'X-Real-IP': '10.0.0.1' } });
+      const seen = res.json() as unknown as Seen;
+      expect(seen.headers, `${from} sending ${xff}`).to.include({ 'x-forwarded-for': from, 'x-real-ip': from });
+    }
   });
 
   it('when no sane X-Request-Id comes in, then the gateway makes one, passes it on and logs it', async () => {
@@ -206,9 +238,10 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
 
   it('when /api/member is called from outside the network (or from its gateway address), then 403 with the ErrorCode body and the member service never sees it', async () => {
     const before = member.seen.length;
-    for (const from of ['127.0.0.1', '127.0.0.9']) {
-      const res = await send(gatewayPort, { path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1', from, headers: { 'X-Forwarded-For': '127.0.0.2' } });
-      expect(res.status, from).to.equal(403);
+    const spoofs = ['127.0.0.2', '10.0.0.1', '10.0.0.1, 127.0.0.2'];
+    for (const [from, xff] of ['127.0.0.1', '127.0.0.9'].flatMap((f) => spoofs.map((x) => [f, x] as const))) {
+      const res = await send(gatewayPort, { path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1', from, headers: { 'X-Forwarded-For': xff, 'X-Real-IP': xff } });
+      expect(res.status, `${from} sending ${xff}`).to.equal(403);
       expect(res.headers['content-type']).to.equal('application/json');
       expect(res.json()).to.deep.equal({ code: '1204', message: 'This service is reachable from internal servers only', httpStatus: 403, isProcess: false });
       expect(res.headers['x-request-id']).to.match(/^[0-9a-f]{32}$/);
@@ -246,5 +279,92 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
     const res = await send(gatewayPort, { path: '/admin/queues' });
     expect(res.status).to.equal(503);
     expect(res.json()).to.deep.equal({ code: '1503', message: 'A dependency is unavailable; try again shortly', httpStatus: 503, isProcess: false });
+  });
+});
+
+/** An Express app on a loopback port of its own. */
+async function listen(app: Express): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * The same gateway in front of the real back-office and member services. The member service is
+ * configured as in docker-compose.yml, with loopback for the compose network: internal callers
+ * 127.0.0.0/29 (172.28.0.0/16), X-Forwarded-For believed from the gateway only (172.28.0.10).
+ */
+describe('gateway in front of the real services', () => {
+  let boDb: TestDatabase;
+  let memberDb: TestDatabase;
+  let services: { port: number; close: () => Promise<void> }[] = [];
+  let gateway: Gateway;
+  let memberPort: number;
+  const STAFF = { mbrNo: 'GW1', rmndAmt: 8_000, limAmt: 10_000 };
+  const remaining = async () => ((await memberDb.knex('staff_dc_lim').where({ mbr_no: STAFF.mbrNo }).first('rmnd_amt')) as { rmnd_amt: number }).rmnd_amt;
+  const historyRows = async () => (await memberDb.knex('staff_dc_lim_hist').where({ mbr_no: STAFF.mbrNo })).length;
+  const change = JSON.stringify({ mbrNo: STAFF.mbrNo, rsrvUseGbCd: '20', ocurAmt: 1_000, ordNo: 'O-GW' });
+
+  before(async function () {
+    this.timeout(60_000);
+    [boDb, memberDb] = await Promise.all([
+      createTestDatabase('kit_gw_bo', boSourceMigrations),
+      createTestDatabase('kit_gw_member', [...memberBaseMigrations, ...memberServiceMigrations]),
+    ]);
+    await memberDb.knex('mbr').insert({ mbr_no: STAFF.mbrNo, mbr_nm: 'staff', mbr_stat_cd: '10', staff_yn: 'Y' });
+    await memberDb.knex('staff_dc_lim').insert({ mbr_no: STAFF.mbrNo, lim_amt: STAFF.limAmt, rmnd_amt: STAFF.rmndAmt, upd_dtm: '2026-01-01 00:00:00' });
+    const memberEnv = { INTERNAL_CIDRS: '127.0.0.0/29', TRUSTED_PROXIES: '127.0.0.1/32' };
+    services = await Promise.all([listen(backofficeApp(boDb.knex, testLogger('backoffice'))), listen(memberApp(memberDb.knex, testLogger('member'), memberEnv))]);
+    memberPort = services[1]!.port;
+    gateway = await startGateway({ backoffice: services[0]!.port, member: memberPort, worker: await closedPort() });
+  });
+  after(async () => {
+    await gateway?.stop();
+    await Promise.all(services.map((s) => s.close()));
+    await Promise.all([boDb?.drop(), memberDb?.drop()]);
+  });
+
+  it('when /api/bo is called through the gateway, then the real back-office answers: 200 with a token, its own 401 body without', async () => {
+    const path = '/api/bo/v2/dashboard/goods/sale-stock-status';
+    const ok = await send(gateway.port, { path, from: '127.0.0.9', headers: { Authorization: bearer(ADMIN), 'X-Forwarded-For': '10.0.0.1' } });
+    expect(ok.status, ok.text).to.equal(200);
+    expect(ok.json()).to.have.keys('goodsStatuses', 'mdMatchedStdCtgCount');
+    const refused = await send(gateway.port, { path, from: '127.0.0.9' });
+    expect(refused.status).to.equal(401);
+    expect(refused.json()).to.deep.equal({ code: '1101', message: 'A bearer access token is required', httpStatus: 401, isProcess: false });
+  });
+
+  it('when an outside caller spoofing X-Forwarded-For: 10.0.0.1 calls /api/member on the public listener, then 403 and the real member changes nothing', async () => {
+    for (const from of ['127.0.0.1', '127.0.0.9']) {
+      const headers = { 'X-Forwarded-For': '10.0.0.1', 'Content-Type': 'application/json' };
+      const read = await send(gateway.port, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from, headers });
+      const write = await send(gateway.port, { path: '/api/member/v1/staff/dcLimIncDec', method: 'POST', from, headers, body: change });
+      for (const res of [read, write]) {
+        expect(res.status, from).to.equal(403);
+        expect(res.json()).to.deep.equal({ code: '1204', message: 'This service is reachable from internal servers only', httpStatus: 403, isProcess: false });
+      }
+    }
+    expect(await remaining()).to.equal(STAFF.rmndAmt);
+    expect(await historyRows()).to.equal(0);
+  });
+
+  it('when the same spoof goes straight to the member port, then the member itself refuses it (it believes X-Forwarded-For from the gateway only)', async () => {
+    const res = await send(memberPort, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from: '127.0.0.9', headers: { 'X-Forwarded-For': '10.0.0.1' } });
+    expect(res.status).to.equal(403);
+    expect(res.json()).to.include({ code: '1204' });
+  });
+
+  it('when an internal server calls /api/member through the gateway, whatever X-Forwarded-For it sends, then the real member answers it', async () => {
+    for (const headers of [{}, { 'X-Forwarded-For': '203.0.113.9' }] as Record<string, string>[]) {
+      const res = await send(gateway.port, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from: '127.0.0.2', headers });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json()).to.deep.equal(STAFF);
+    }
   });
 });
