@@ -140,6 +140,29 @@ describe('bearer authentication', () => {
       expect(res.body).to.deep.equal({ userId: 'admin01', workGrpCd: 'BO_ADMIN' });
     });
 
+    // A supplier claim the issuer got wrong must fail closed: read as "no supplier" it would show every supplier's data.
+    for (const [when, claims, message] of [
+      ['the entrNo claim is a number', { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 1 }, 'The access token entrNo must be a supplier number (string)'],
+      ['the entrNo claim is a list', { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: ['E100', 'E200'] }, 'The access token entrNo must be a supplier number (string)'],
+      ['a supplier (BO_ENTR) token carries no entrNo', { sub: 'entr01', workGrpCd: 'BO_ENTR' }, 'A supplier (BO_ENTR) token must carry its supplier (entrNo)'],
+      ['a supplier (BO_ENTR) token carries an empty entrNo', { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: '' }, 'A supplier (BO_ENTR) token must carry its supplier (entrNo)'],
+    ] as const) {
+      it(`when ${when}, then 401 instead of a principal without a supplier`, async () => {
+        const token = handMadeJwt(HS_HEADER, { ...claims, exp: nowSeconds() + 600 }, hs256(TEST_JWT_SECRET));
+        const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', `Bearer ${token}`);
+        expect(res.status).to.equal(401);
+        expect(res.body).to.deep.equal(body('1102', message));
+      });
+    }
+
+    it('when a non-supplier token carries entrNo null or empty, then req.auth has no entrNo', async () => {
+      for (const entrNo of [null, '']) {
+        const token = handMadeJwt(HS_HEADER, { sub: 'admin01', workGrpCd: 'BO_ADMIN', entrNo, exp: nowSeconds() + 600 }, hs256(TEST_JWT_SECRET));
+        const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', `Bearer ${token}`);
+        expect(res.body, String(entrNo)).to.deep.equal({ userId: 'admin01', workGrpCd: 'BO_ADMIN' });
+      }
+    });
+
     it('when the scheme is written in lower case, then the token is still accepted', async () => {
       const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', bearer(CLAIMS).replace('Bearer', 'bearer'));
       expect(res.status).to.equal(200);

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { expressjwt, type Request as JwtRequest } from 'express-jwt';
+import { WORK_GROUPS } from '@bo/contracts';
 import { AppError } from '../app-error.ts';
 import { DEV_JWT_SECRET, publicKeyPem } from '../config.ts';
 
@@ -43,7 +44,13 @@ export function bearerAuth(settings: JwtSettings): RequestHandler[] {
     if (typeof claims.sub !== 'string' || !claims.sub) return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry the user id (sub)' }));
     if (typeof claims.workGrpCd !== 'string' || !claims.workGrpCd)
       return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry the work group (workGrpCd)' }));
+    // A token without a supplier sees every supplier: a supplier claim that is malformed, or a
+    // supplier work group without one, is refused rather than read as "no supplier".
+    if (claims.entrNo !== undefined && claims.entrNo !== null && typeof claims.entrNo !== 'string')
+      return next(new AppError('INVALID_TOKEN', { message: 'The access token entrNo must be a supplier number (string)' }));
     const entrNo = typeof claims.entrNo === 'string' && claims.entrNo ? claims.entrNo : undefined;
+    if (claims.workGrpCd === WORK_GROUPS.SUPPLIER && !entrNo)
+      return next(new AppError('INVALID_TOKEN', { message: 'A supplier (BO_ENTR) token must carry its supplier (entrNo)' }));
     req.auth = { userId: claims.sub, workGrpCd: claims.workGrpCd, ...(entrNo ? { entrNo } : {}) };
     next();
   };
