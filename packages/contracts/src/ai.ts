@@ -157,7 +157,8 @@ export const AiGoodsListRequest = Type.Object(
     searchCode: S('goods number'),
     searchCodeText: S('goods-number search text (mode mt: comma or newline separated)'),
     searchCodeTextList: Type.Optional(StringList('goods-number search texts (multiple)')),
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' })),
+    // int32: an unbounded page (1e309 reads as Infinity, 1e20 as an OFFSET MySQL cannot parse) is a validation error, not a 500.
+    page: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, default: 1, description: 'page number, from 1' })),
     pageSize: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'rows per page, at most 1,000' }),
     ),
