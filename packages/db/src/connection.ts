@@ -39,12 +39,97 @@ function connectionOf(url: string) {
   };
 }
 
-export function createKnex(url: string, options: { poolMax?: number; poolMin?: number } = {}): Knex {
-  return knexFactory({
+export interface KnexOptions {
+  poolMax?: number;
+  poolMin?: number;
+  /**
+   * Longest a query waits for a free pool connection before it fails with KnexTimeoutError
+   * (the services answer that 503); knex's own default is 60 s.
+   */
+  acquireTimeoutMs?: number;
+  /**
+   * Server-side limit of each statement on this pool's connections, set per connection when the
+   * pool opens it (MariaDB `max_statement_time`, every statement; MySQL `max_execution_time`,
+   * SELECTs only). 0 or unset: no limit, which is what the worker's long INSERT … SELECT needs.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * The limit of a read consumed with `streamRows` instead of `statementTimeoutMs`: a streamed
+   * statement lasts as long as its reader takes (an Excel download writing to a slow client).
+   * 0: none. Unset: the same as `statementTimeoutMs`.
+   */
+  streamStatementTimeoutMs?: number;
+}
+
+type ServerKind = 'mariadb' | 'mysql';
+const kindOfVersion = (version: string): ServerKind => (/mariadb/i.test(version) ? 'mariadb' : 'mysql');
+
+/** The session statement that limits every later statement of a connection. */
+const sessionLimitSql = (kind: ServerKind, ms: number): string =>
+  kind === 'mariadb' ? `SET SESSION max_statement_time = ${ms / 1000}` : `SET SESSION max_execution_time = ${ms}`;
+
+interface PoolLimits {
+  statementMs: number;
+  streamMs: number;
+  kind?: Promise<ServerKind>;
+}
+const limitsOf = new WeakMap<Knex, PoolLimits>();
+
+/** mysql2's callback connection, as knex hands it to `afterCreate`. */
+interface RawConnection {
+  query(sql: string, callback: (err: Error | null, rows?: unknown) => void): void;
+}
+
+export function createKnex(url: string, options: KnexOptions = {}): Knex {
+  const statementMs = options.statementTimeoutMs ?? 0;
+  const knex = knexFactory({
     client: 'mysql2',
     connection: connectionOf(url),
-    pool: { min: options.poolMin ?? 0, max: options.poolMax ?? 10 },
+    ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
+    pool: {
+      min: options.poolMin ?? 0,
+      max: options.poolMax ?? 10,
+      ...(statementMs > 0
+        ? {
+            // Per connection, on creation: the server kind decides the variable's name and unit.
+            afterCreate: (conn: RawConnection, done: (err: Error | null, conn: RawConnection) => void) => {
+              conn.query('SELECT VERSION() AS v', (err, rows) => {
+                if (err) return done(err, conn);
+                const kind = kindOfVersion(String((rows as { v: string }[])[0]?.v));
+                conn.query(sessionLimitSql(kind, statementMs), (setErr) => done(setErr, conn));
+              });
+            },
+          }
+        : {}),
+    },
   });
+  limitsOf.set(knex, { statementMs, streamMs: options.streamStatementTimeoutMs ?? statementMs });
+  return knex;
+}
+
+function serverKind(knex: Knex, limits: PoolLimits): Promise<ServerKind> {
+  limits.kind ??= knex.raw('SELECT VERSION() AS v').then(([rows]: [{ v: string }[]]) => kindOfVersion(String(rows[0]?.v)));
+  return limits.kind;
+}
+
+/** MySQL's largest MAX_EXECUTION_TIME: its hint cannot say "none" (0 means the session's limit). */
+const MYSQL_MAX_EXECUTION_MS = 4_294_967_295;
+
+/**
+ * The rows of a read one at a time, the socket paused while the consumer is busy, under the
+ * pool's stream limit rather than its statement limit. Stopping the iteration closes the stream.
+ */
+export async function* streamRows<T>(knex: Knex, query: Knex.QueryBuilder): AsyncGenerator<T> {
+  const limits = limitsOf.get(knex);
+  if (!limits || limits.streamMs === limits.statementMs) {
+    yield* query.stream() as AsyncIterable<T>;
+    return;
+  }
+  if ((await serverKind(knex, limits)) === 'mariadb') {
+    yield* knex.raw('SET STATEMENT max_statement_time = ? FOR ?', [limits.streamMs / 1000, query]).stream() as AsyncIterable<T>;
+  } else {
+    yield* query.clone().hintComment(`MAX_EXECUTION_TIME(${limits.streamMs || MYSQL_MAX_EXECUTION_MS})`).stream() as AsyncIterable<T>;
+  }
 }
 
 /** Create the database of the URL if it does not exist (utf8mb4, for Korean text). */

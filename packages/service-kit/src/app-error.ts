@@ -11,10 +11,19 @@ export class AppError extends Error {
   readonly declared: boolean;
   readonly isOperational: boolean;
   readonly errors?: FieldError[];
+  /** Sent as `Retry-After` (seconds): when a refused request may be tried again. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     name: ErrorName,
-    options: { message?: string; errors?: FieldError[]; declared?: boolean; cause?: unknown; isOperational?: boolean } = {},
+    options: {
+      message?: string;
+      errors?: FieldError[];
+      declared?: boolean;
+      cause?: unknown;
+      isOperational?: boolean;
+      retryAfterSeconds?: number;
+    } = {},
   ) {
     const def = ERRORS[name];
     super(options.message ?? def.message, { cause: options.cause });
@@ -24,6 +33,7 @@ export class AppError extends Error {
     this.declared = options.declared ?? ![401, 403, 500].includes(def.httpStatus);
     this.isOperational = options.isOperational ?? def.httpStatus < 500;
     if (options.errors) this.errors = options.errors;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -79,12 +79,31 @@ export const ConfigFragments = {
     DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'connections per database pool' }),
   },
   redis: {
-    REDIS_URL: Url('redis://127.0.0.1:6379/0', 'Redis (BullMQ queues of the aggregation worker)', ['redis', 'rediss']),
+    REDIS_URL: Url('redis://127.0.0.1:6379/0', 'Redis: the BullMQ queues of the aggregation worker, the AI rate-limit counters of the back-office', ['redis', 'rediss']),
     REDIS_PREFIX: Type.String({ default: 'bo', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', description: 'key prefix of every Redis key' }),
   },
   jwt: {
     JWT_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'HS256 secret for back-office tokens' })),
     JWT_PUBLIC_KEY: Type.Optional(Type.String({ minLength: 64, description: 'RS256 public key (PEM) for back-office tokens' })),
+  },
+  /** The HTTP services' request limit (`requestTimeLimit`, `serverTimeoutsFor`). */
+  http: {
+    REQUEST_TIMEOUT_MS: Type.Integer({
+      minimum: 1000,
+      maximum: 600000,
+      default: 30000,
+      description:
+        'longest a request may go without its answer starting; past it 900/1504 (httpStatus 504). A streamed Excel download that has started is not cut',
+    }),
+  },
+  /** Limits of the HTTP services' database pools. */
+  databaseLimits: {
+    DB_ACQUIRE_TIMEOUT_MS: Type.Integer({
+      minimum: 100,
+      maximum: 600000,
+      default: 10000,
+      description: 'longest a query waits for a free pool connection; past it 900/1503 (httpStatus 503) with Retry-After',
+    }),
   },
   ports: {
     BO_PORT: Port(3001, 'back-office service port'),

@@ -9,3 +9,6 @@ export * from './http/error-handler.ts';
 export * from './http/health.ts';
 export * from './http/operation.ts';
 export * from './http/metrics.ts';
+export * from './http/rate-limit.ts';
+export * from './http/request-time-limit.ts';
+export { corsFor, parseOrigins } from './http/security.ts';

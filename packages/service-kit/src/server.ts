@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from './logger.ts';
@@ -13,13 +13,68 @@ export interface RunningServer {
 
 export type Closer = () => Promise<unknown>;
 
-export async function startHttpServer(app: Express, port: number, closers: Closer[] = [], host = '0.0.0.0'): Promise<RunningServer> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
-    s.once('error', reject);
+/**
+ * The socket limits of the HTTP server, each chosen rather than left to Node's defaults.
+ * None of them limits how long an answer takes to write (a streamed download).
+ */
+export interface ServerTimeouts {
+  /** All request headers must arrive within this (slowloris). Node: `headersTimeout`. */
+  headersTimeoutMs: number;
+  /** The whole request, body included (at most 1 MB), must arrive within this. Node: `requestTimeout`. */
+  receiveTimeoutMs: number;
+  /**
+   * An idle keep-alive connection is closed after this. Longer than the gateway's upstream
+   * keep-alive (nginx: 60 s), so the gateway, not the service, closes idle connections and never
+   * sends a request on a socket the service is closing.
+   */
+  keepAliveTimeoutMs: number;
+  /**
+   * A socket with no byte read or written for this long is destroyed: a client that stopped
+   * reading a download. Must be longer than the request time limit, so a request waiting on
+   * the database gets its 504 answer rather than a cut connection. 0: none.
+   */
+  idleSocketTimeoutMs: number;
+  /** How often Node checks the headers and receive limits (so their precision). */
+  checkIntervalMs: number;
+}
+
+/** The socket limits for a service whose requests are limited to `requestTimeoutMs` (`requestTimeLimit`). */
+export const serverTimeoutsFor = (requestTimeoutMs: number): ServerTimeouts => ({
+  headersTimeoutMs: 10_000,
+  receiveTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+  idleSocketTimeoutMs: requestTimeoutMs + 10_000,
+  checkIntervalMs: 1_000,
+});
+
+/** For processes without a request time limit (the worker's ops pages): the same, no idle cut. */
+const DEFAULT_TIMEOUTS: ServerTimeouts = { ...serverTimeoutsFor(0), idleSocketTimeoutMs: 0 };
+
+export async function startHttpServer(
+  app: Express,
+  port: number,
+  closers: Closer[] = [],
+  host = '0.0.0.0',
+  timeouts: Partial<ServerTimeouts> = {},
+): Promise<RunningServer> {
+  const t = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  const server = createServer(
+    {
+      headersTimeout: t.headersTimeoutMs,
+      requestTimeout: t.receiveTimeoutMs,
+      keepAliveTimeout: t.keepAliveTimeoutMs,
+      connectionsCheckingInterval: t.checkIntervalMs,
+    },
+    app,
+  );
+  server.setTimeout(t.idleSocketTimeoutMs);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  // Keep-alive sockets outlive a deploy otherwise; the gateway's own timeout is longer than this.
-  server.keepAliveTimeout = 65_000;
   const actualPort = (server.address() as AddressInfo).port;
 
   // A keep-alive client would hold server.close() open for keepAliveTimeout: while draining,

@@ -9,6 +9,16 @@ import { jsonBody } from './json-body.ts';
 import { createMetrics } from './metrics.ts';
 import { markEnvelopeOperations } from './operation.ts';
 import { requestContextMiddleware } from './request-context.ts';
+import { requestTimeLimit } from './request-time-limit.ts';
+import { corsFor, securityHeaders } from './security.ts';
+
+/** What a service facing browsers and other servers adds: headers, CORS, a time limit. */
+export interface HardeningOptions {
+  /** The longest a request may go without its answer starting (`requestTimeLimit`). */
+  requestTimeoutMs: number;
+  /** Browser origins allowed to call the API; none (the default): CORS stays off. */
+  corsOrigins?: readonly string[];
+}
 
 export interface ServiceAppOptions {
   /** Metrics label and log name. */
@@ -24,11 +34,15 @@ export interface ServiceAppOptions {
   guards: RequestHandler[];
   /** Mounts the operations on the router. */
   routes: (router: Router) => void;
+  /** helmet headers, CORS and the request time limit; the worker's ops pages go without. */
+  hardening?: HardeningOptions;
 }
 
 /**
- * The Express app every service shares: request id, metrics, health, API docs, JSON body,
- * guards, the operations, 404 and the central error handler, in that order.
+ * The Express app every service shares: request id, metrics, security headers, CORS, the
+ * request time limit, health, API docs, guards, JSON body, the operations, 404 and the central
+ * error handler, in that order. CORS comes before the guards so that a browser's preflight
+ * (which carries no token) is answered.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const { prefix, logger } = options;
@@ -40,6 +54,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const metrics = createMetrics(options.name);
   app.use(requestContextMiddleware(logger));
   app.use(metrics.middleware);
+  if (options.hardening) {
+    app.use(securityHeaders());
+    if (options.hardening.corsOrigins?.length) app.use(corsFor(options.hardening.corsOrigins));
+    app.use(requestTimeLimit(options.hardening.requestTimeoutMs, logger));
+  }
 
   const open = Router();
   open.get('/health', liveness);
