@@ -1,7 +1,8 @@
 /**
  * `pnpm test`: every package's mocha suite, one package at a time (the machine has two cores
  * and one MariaDB), then one closing line `N passed, N failed`. Exit code 1 if anything failed.
- * `pnpm test services/member` runs the packages whose folder starts with the argument.
+ * `pnpm test services/member` runs the packages whose folder starts with the argument
+ * (`pnpm test:faults` is `pnpm test tests/faults`).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -14,7 +15,8 @@ const root = join(import.meta.dirname, '..');
 const filter = process.argv[2];
 const packages = ['packages', 'services']
   .flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`))
-  .concat(['bench'])
+  // The fault tests last: they start the real processes against their own MariaDB and Redis.
+  .concat(['bench', 'tests/faults'])
   .filter((dir) => existsSync(join(root, dir, '.mocharc.json')) && hasTests(join(root, dir, 'test')))
   .filter((dir) => !filter || dir.startsWith(filter));
 
