@@ -121,7 +121,7 @@ const CASES: Record<string, Case> = {
   getGoodsReviewStatus: { sample: {}, check: { kind: 'partition', figures: (b) => figures(b) } },
 };
 
-/** The parts of an answer that may differ between two identical calls (envelope timestamps). */
+/** An answer without what differs between two identical calls (the envelope timestamp). */
 const stable = (body: Body): Body => {
   if (body && typeof body === 'object' && 'timestamp' in body) {
     const { timestamp: _timestamp, ...rest } = body as Record<string, unknown>;
