@@ -21,10 +21,10 @@ import { startService, type ServiceProcess } from './support/service-process.ts'
 import { holdEveryTable, type TableHold } from './support/table-hold.ts';
 
 /**
- * BullMQ jobs live only in Redis. With the queue's production setting (AOF on, as in
+ * BullMQ jobs live only in Redis. With the queue's production setting (AOF, fsync always, as in
  * docker-compose), a Redis that is killed and started again still holds every waiting job, and
  * the running worker reconnects by itself and builds them all. (Without AOF the restart loses
- * them; the first assertion after the restart then fails.)
+ * them, and the first assertion after the restart fails.)
  */
 
 const DAYS = ['2026-05-01', '2026-05-02', '2026-05-03', '2026-05-04', '2026-05-05', '2026-05-06'];

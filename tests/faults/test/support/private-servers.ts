@@ -133,14 +133,16 @@ export interface PrivateRedis extends PrivateServer {
 
 /**
  * A Redis server with its own directory. `appendonly: true` is the queue's production setting
- * (docker-compose: AOF on, fsync every second): Redis writes each command to the AOF file before
- * it replies, so a killed and restarted server still holds every job it acknowledged (only a
- * crash of the whole machine can lose the last second).
+ * (docker-compose): AOF with `appendfsync always`, so Redis answers a write only once it is on
+ * disk and a killed server, started again, still holds every job it acknowledged. (With the
+ * default `everysec`, a busy disk lets Redis answer writes it has not written yet, for up to
+ * two seconds: a SIGKILL then lost the last jobs queued here while the machine was loaded.)
  */
 export async function startPrivateRedis(options: { appendonly: boolean }): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'bo-faults-redis-'));
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', options.appendonly ? 'yes' : 'no', '--maxmemory-policy', 'noeviction'];
+  const persistence = options.appendonly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction'];
   const redisServer = executable('redis-server');
   let child: (ChildProcess & { output: () => string }) | undefined;
   const server: PrivateRedis = {
