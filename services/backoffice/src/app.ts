@@ -1,6 +1,7 @@
 import type { Express } from 'express';
+import type { Redis } from 'ioredis';
 import type { Knex } from '@bo/db';
-import { bearerAuth, createServiceApp, type Logger } from '@bo/service-kit';
+import { bearerAuth, createServiceApp, parseOrigins, type Logger } from '@bo/service-kit';
 import type { BackofficeConfig } from './config.ts';
 import { mountAiRoutes } from './ai/routes.ts';
 import { mountDashboardRoutes } from './dashboard/routes.ts';
@@ -13,6 +14,12 @@ export interface BackofficeDeps {
   logger: Logger;
   /** The bo database: source tables (read-only) and the worker's aggregates. */
   knex: Knex;
+  /**
+   * Holds the AI rate-limit counters (a fail-fast client: `createRedis(…, { failFast: true })`).
+   * Without it the AI operations are not rate limited; `main.ts` gives one whenever
+   * AI_RATE_LIMIT_PER_MINUTE is above 0.
+   */
+  redis?: Redis;
   /** The current instant; defaults to the system clock. Tests fix it to put rows exactly on a time-window boundary. */
   clock?: () => Date;
 }
@@ -26,6 +33,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
     logger: deps.logger,
     probes: { database: () => deps.knex.raw('SELECT 1') },
     guards: bearerAuth(deps.config),
+    hardening: { requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS, corsOrigins: parseOrigins(deps.config.CORS_ORIGINS) },
     routes: (router) => {
       mountAiRoutes(router, deps);
       mountStatisticsRoutes(router, deps);

@@ -1,14 +1,23 @@
 import { createKnex } from '@bo/db';
-import { createLogger, installGracefulShutdown, runMain, startHttpServer } from '@bo/service-kit';
+import { createLogger, createRedis, installGracefulShutdown, runMain, serverTimeoutsFor, startHttpServer, type Closer } from '@bo/service-kit';
 import { BO_PREFIX, createBackofficeApp } from './app.ts';
 import { loadBackofficeConfig } from './config.ts';
 
 await runMain(async () => {
   const config = loadBackofficeConfig();
   const logger = createLogger('backoffice', config.LOG_LEVEL);
-  const knex = createKnex(config.BO_DATABASE_URL, { poolMax: config.DB_POOL_MAX });
-  const app = createBackofficeApp({ config, logger, knex });
-  const server = await startHttpServer(app, config.BO_PORT, [() => knex.destroy()]);
+  const knex = createKnex(config.BO_DATABASE_URL, {
+    poolMax: config.DB_POOL_MAX,
+    acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    streamStatementTimeoutMs: config.DB_STREAM_STATEMENT_TIMEOUT_MS,
+  });
+  // Fail-fast: a down Redis lets AI requests through unlimited rather than holding them.
+  const redis = config.AI_RATE_LIMIT_PER_MINUTE > 0 ? createRedis(config.REDIS_URL, logger, { failFast: true }) : undefined;
+  const app = createBackofficeApp({ config, logger, knex, ...(redis ? { redis } : {}) });
+  // quit() refuses while Redis is unreachable (no offline queue): then just drop the connection.
+  const closers: Closer[] = [() => knex.destroy(), ...(redis ? [() => redis.quit().catch(() => redis.disconnect())] : [])];
+  const server = await startHttpServer(app, config.BO_PORT, closers, undefined, serverTimeoutsFor(config.REQUEST_TIMEOUT_MS));
   installGracefulShutdown(logger, server.close, config.SHUTDOWN_TIMEOUT_MS);
   logger.info('back-office service listening', { port: server.port, docs: `http://localhost:${server.port}${BO_PREFIX}/swagger-ui` });
 });

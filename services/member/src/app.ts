@@ -23,5 +23,7 @@ export function createMemberApp(deps: MemberDeps): Express {
     probes: { database: () => deps.knex.raw('SELECT 1') },
     guards: [internalOnly(deps.config)],
     routes: (router) => mountStaffLimitRoutes(router, deps),
+    // Called by servers, never by browsers: no CORS.
+    hardening: { requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS },
   });
 }

@@ -5,6 +5,8 @@ import { parseCidrList } from './client-address.ts';
 export const memberConfigSchema = {
   ...ConfigFragments.common,
   ...ConfigFragments.memberDatabase,
+  ...ConfigFragments.databaseLimits,
+  ...ConfigFragments.http,
   MEMBER_PORT: ConfigFragments.ports.MEMBER_PORT,
   INTERNAL_CIDRS: Type.String({
     default: '127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7',

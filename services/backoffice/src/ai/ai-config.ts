@@ -31,6 +31,13 @@ export const aiConfigSchema = {
     default: 16,
     description: 'model calls allowed to wait for a slot; beyond it the answer is 900/2103 (busy)',
   }),
+  AI_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 0,
+    maximum: 100000,
+    default: 30,
+    description:
+      'AI operations one user (token sub) may call per minute, all five together, counted in Redis across every copy; over it 900/1429 (httpStatus 429) with Retry-After; 0 = off. Redis down: not limited',
+  }),
   AI_CATEGORY_MIN_SCORE: Type.Number({
     minimum: 0,
     maximum: 1,

@@ -1,16 +1,39 @@
-import type { Router } from 'express';
-import { findOperation, type AiGoodsAutoFillRequest, type AiGoodsDescRequest, type AiGoodsListRequest } from '@bo/contracts';
-import { mountOperation } from '@bo/service-kit';
+import type { RequestHandler, Router } from 'express';
+import { findOperation, type AiGoodsAutoFillRequest, type AiGoodsDescRequest, type AiGoodsListRequest, type OperationSpec } from '@bo/contracts';
+import { mountOperation, redisRateLimit, type OperationHandler } from '@bo/service-kit';
 import type { BackofficeDeps } from '../app.ts';
 import { createAiComponent } from './ai-component.ts';
 import { autoFill } from './autofill/auto-fill.ts';
 import { describeGoods } from './description/goods-description.ts';
 import { recommendedGoods } from './list/ai-goods-list.ts';
 
+/**
+ * One budget per user (the token's `sub`) over the five AI operations, counted in Redis so
+ * that every copy of the service shares it. Off at AI_RATE_LIMIT_PER_MINUTE=0 or without Redis.
+ */
+function aiRateLimit(deps: BackofficeDeps): RequestHandler | undefined {
+  const perMinute = deps.config.AI_RATE_LIMIT_PER_MINUTE;
+  if (perMinute === 0 || !deps.redis) return undefined;
+  return redisRateLimit({
+    redis: deps.redis,
+    keyPrefix: `${deps.config.REDIS_PREFIX}:ai-rate`,
+    points: perMinute,
+    windowSeconds: 60,
+    keyOf: (req) => req.auth?.userId,
+    logger: deps.logger,
+  });
+}
+
 /** The five AI goods operations (spec 4.1); the v1 ones answer like v2 plus deprecation headers. */
 export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
   const ai = createAiComponent(deps);
   const c = deps.config;
+  const limit = aiRateLimit(deps);
+  // The limit runs ahead of the operation, after the guards: the caller is known, the request not yet validated.
+  const mount = <Q = unknown, B = unknown>(op: OperationSpec, handler: OperationHandler<Q, B>) => {
+    if (limit) router[op.method](op.path, limit);
+    mountOperation<Q, B>(router, op, handler);
+  };
   const scopeOf = (auth?: { entrNo?: string }) => ({ entrNo: auth?.entrNo || undefined });
   const describe = (request: AiGoodsDescRequest, auth?: { entrNo?: string }) =>
     describeGoods(request, scopeOf(auth), { knex: deps.knex, masters: ai.masters, provider: ai.provider, runner: ai.runner, maxPages: c.AI_DESC_MAX_PAGES });
@@ -24,9 +47,9 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
       maxConversion: c.AI_LIST_MAX_CONVERSION,
     });
 
-  mountOperation<unknown, AiGoodsDescRequest>(router, findOperation('getAiGoodsDescV2'), ({ body, auth }) => describe(body, auth));
-  mountOperation<AiGoodsDescRequest>(router, findOperation('getAiGoodsDescV1'), ({ query, auth }) => describe(query, auth));
-  mountOperation<unknown, AiGoodsAutoFillRequest>(router, findOperation('getAiGoodsAutoFill'), async ({ body }) =>
+  mount<unknown, AiGoodsDescRequest>(findOperation('getAiGoodsDescV2'), ({ body, auth }) => describe(body, auth));
+  mount<AiGoodsDescRequest>(findOperation('getAiGoodsDescV1'), ({ query, auth }) => describe(query, auth));
+  mount<unknown, AiGoodsAutoFillRequest>(findOperation('getAiGoodsAutoFill'), async ({ body }) =>
     autoFill(body.productName, {
       masters: await ai.masters.get(),
       provider: ai.provider,
@@ -34,6 +57,6 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
       thresholds: { minScore: c.AI_CATEGORY_MIN_SCORE, minMargin: c.AI_CATEGORY_MIN_MARGIN },
     }),
   );
-  mountOperation<AiGoodsListRequest>(router, findOperation('getAiGoodsListV2'), ({ query, auth }) => list(query, auth));
-  mountOperation<AiGoodsListRequest>(router, findOperation('getAiGoodsListV1'), ({ query, auth }) => list(query, auth));
+  mount<AiGoodsListRequest>(findOperation('getAiGoodsListV2'), ({ query, auth }) => list(query, auth));
+  mount<AiGoodsListRequest>(findOperation('getAiGoodsListV1'), ({ query, auth }) => list(query, auth));
 }

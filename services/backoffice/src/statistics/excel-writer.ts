@@ -130,6 +130,11 @@ export async function sendWorkbook<R>(
 ): Promise<void> {
   const source = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
   const first = await source.next();
+  if (res.headersSent) {
+    // The request time limit answered while the first row was being read: close the read.
+    await source.return?.();
+    return;
+  }
   async function* all(): AsyncGenerator<R> {
     try {
       for (let next = first; !next.done; next = await source.next()) yield next.value;

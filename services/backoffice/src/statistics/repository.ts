@@ -1,4 +1,4 @@
-import type { Knex } from '@bo/db';
+import { streamRows, type Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
 import { whereInCategories, withCategoryDescendants } from '../shared/category-tree.ts';
 
@@ -151,10 +151,14 @@ function dailySums(knex: Knex, table: string, scope: DailyScope): Knex.QueryBuil
 /**
  * A grouped read: awaited, the whole list; `.stream()`ed, one row at a time with the socket paused
  * while the consumer is busy, so an Excel download of any length never holds the list in memory.
- * (A knex query builder is both.)
+ * The stream runs under the pool's stream limit (`streamRows`): its statement lasts as long as the
+ * download's client takes to read.
  */
 export type RowQuery<T> = PromiseLike<T[]> & { stream(): AsyncIterable<T> };
-const rowQuery = <T>(q: Knex.QueryBuilder): RowQuery<T> => q as unknown as RowQuery<T>;
+const rowQuery = <T>(knex: Knex, q: Knex.QueryBuilder): RowQuery<T> => ({
+  then: (onFulfilled, onRejected) => (q as unknown as PromiseLike<T[]>).then(onFulfilled, onRejected),
+  stream: () => streamRows<T>(knex, q),
+});
 
 export type CategoryTotals = Measures & { stdCtgNo: string; mdId: string; stdCtgNm: string | null; mdNm: string | null };
 
@@ -176,7 +180,7 @@ export function categoryTotals(
     .orderByRaw(`${NET_DESC}, s.std_ctg_no, s.md_id`);
   withCategoryTree(q, f.stdCtgNo);
   if (limit !== undefined) q.limit(limit);
-  return rowQuery(q);
+  return rowQuery(knex, q);
 }
 
 export type PayWayTotals = Measures & { payWayCd: string; payWayNm: string | null };
@@ -186,6 +190,7 @@ export function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: stri
   const sums = dailySums(knex, 'agg_payway_daily', scope).select('a.pay_way_cd').groupBy('a.pay_way_cd');
   if (f.payWayCd) sums.where('a.pay_way_cd', f.payWayCd);
   return rowQuery(
+    knex,
     knex
       .select(...S_MEASURES, { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
       .from(sums.as('s'))
@@ -217,6 +222,7 @@ export function goodsTotals(
   if (f.goodsNo) sums.where('a.goods_no', f.goodsNo);
   if (f.entrNo) sums.where('a.entr_no', f.entrNo);
   return rowQuery(
+    knex,
     knex
       .select(...S_MEASURES, { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
       .from(sums.as('s'))
@@ -233,6 +239,7 @@ export function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrNo?: st
   const sums = dailySums(knex, 'agg_entr_daily', scope).select('a.entr_no').groupBy('a.entr_no');
   if (f.entrNo) sums.where('a.entr_no', f.entrNo);
   return rowQuery(
+    knex,
     knex
       .select(...S_MEASURES, { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
       .from(sums.as('s'))
