@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { createKnex, type Knex } from '@bo/db';
+import type { TestDatabase } from '@bo/db/testing';
+import { TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
+import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
+import { ADMIN_AUTH, BO, statisticsDatabase } from './helpers/statistics-app.ts';
+
+/** A promise with its resolve handle, to know when the locking connection has its lock. */
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+// Three days, no whole month: the download streams from the daily aggregate only.
+const QUERY = 'startDate=2026-01-03&endDate=2026-01-05&agrtGb=01';
+const DOWNLOAD = `${BO}/v1/statistics/payWayStatus/payWayStatusExcelDownload?${QUERY}`;
+const LIST = `${BO}/v1/statistics/payWayStatus/getPayWayStatusList?${QUERY}`;
+
+describe('Excel download whose first row comes after the request time limit', function () {
+  this.timeout(30_000);
+  let db: TestDatabase;
+  let pool: Knex;
+  let locker: Knex;
+
+  before(async () => {
+    db = await statisticsDatabase('excel_time_limit');
+    const measures = { ord_amt: 1000, ord_qty: 1, cncl_amt: 0, cncl_qty: 0, dc_amt_2nd: 0, dc_amt_3rd: 0 };
+    await db.knex('agg_payway_daily').insert(['10', '20', '30'].map((pay_way_cd) => ({ agrt_gb_cd: '01', agrt_dt: '2026-01-04', site_no: 'S01', pay_way_cd, ...measures })));
+    // One connection, so a connection the download never gave back would starve the next request.
+    pool = createKnex(db.url, { poolMax: 1, acquireTimeoutMs: 2_000, statementTimeoutMs: 20_000, streamStatementTimeoutMs: 60_000 });
+    locker = createKnex(db.url, { poolMax: 1 });
+  });
+  after(async () => {
+    await locker?.destroy();
+    await pool?.destroy();
+    await db?.drop();
+  });
+
+  it('when the time limit answers 504 before the rows arrive, then the download gives its database connection back once they do', async () => {
+    const app = createBackofficeApp({
+      config: loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, REQUEST_TIMEOUT_MS: '1000' }),
+      logger: testLogger(),
+      knex: pool,
+    });
+    const locked = deferred();
+    const unlock = deferred();
+    const holding = locker.transaction(async (trx) => {
+      await trx.raw('LOCK TABLES agg_payway_daily WRITE');
+      locked.resolve();
+      await unlock.promise;
+      await trx.raw('UNLOCK TABLES');
+    });
+    await locked.promise;
+    try {
+      const timedOut = await request(app).get(DOWNLOAD).set('Authorization', ADMIN_AUTH).timeout(10_000);
+      expect(timedOut.status).to.equal(900);
+      expect(timedOut.body).to.include({ code: '1504', httpStatus: 504 });
+    } finally {
+      unlock.resolve();
+      await holding;
+    }
+    const next = await request(app).get(LIST).set('Authorization', ADMIN_AUTH).timeout(10_000);
+    expect(next.status, JSON.stringify(next.body)).to.equal(200);
+    expect(next.body.totalCount).to.equal(3);
+  });
+});
