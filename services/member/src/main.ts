@@ -2,6 +2,7 @@ import { createKnex } from '@bo/db';
 import { createLogger, installGracefulShutdown, runMain, serverTimeoutsFor, startHttpServer } from '@bo/service-kit';
 import { createMemberApp, MEMBER_PREFIX } from './app.ts';
 import { loadMemberConfig } from './config.ts';
+import { startKeySweeper } from './staff-limit/key-sweeper.ts';
 
 await runMain(async () => {
   const config = loadMemberConfig();
@@ -9,7 +10,8 @@ await runMain(async () => {
   // No statement limit: limit changes wait on row locks under their own bound (STAFF_LIMIT_LOCK_WAIT_SECONDS).
   const knex = createKnex(config.MEMBER_DATABASE_URL, { poolMax: config.DB_POOL_MAX, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS });
   const app = createMemberApp({ config, logger, knex });
-  const server = await startHttpServer(app, config.MEMBER_PORT, [() => knex.destroy()], undefined, serverTimeoutsFor(config.REQUEST_TIMEOUT_MS));
+  const keySweeper = startKeySweeper({ knex, logger, timeZone: config.PLATFORM_TIME_ZONE });
+  const server = await startHttpServer(app, config.MEMBER_PORT, [() => keySweeper.stop(), () => knex.destroy()], undefined, serverTimeoutsFor(config.REQUEST_TIMEOUT_MS));
   installGracefulShutdown(logger, server.close, config.SHUTDOWN_TIMEOUT_MS);
   logger.info('member service listening', { port: server.port, docs: `http://localhost:${server.port}${MEMBER_PREFIX}/swagger-ui` });
 });

@@ -163,24 +163,6 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
     expect(await historyOf(db.knex, 'K9')).to.have.length(2);
   });
 
-  it('when keyed requests are served, then expired keys are swept and live ones kept', async () => {
-    const fresh = memberApp(db);
-    try {
-      await arrangeStaff(db.knex, { mbrNo: 'K10', limAmt: 50_000, rmndAmt: 20_000 });
-      const stale = { req_hash: 'x'.repeat(64), mbr_no: 'K10', proc_stat: 'DONE', lease_end_dtm: '2020-01-01 00:00:00', resp_status: 200, reg_dtm: '2020-01-01 00:00:00' };
-      await db.knex('staff_dc_lim_idem').insert([
-        { ...stale, idem_key: 'old-1', exp_dtm: '2020-01-02 00:00:00' },
-        { ...stale, idem_key: 'old-2', exp_dtm: '2020-01-02 00:00:00' },
-        { ...stale, idem_key: 'live-1', exp_dtm: '2999-01-01 00:00:00' },
-      ]);
-      expect((await post(fresh, 'key-k10', change('K10', '20', 100))).status).to.equal(200);
-      const keys = (await db.knex('staff_dc_lim_idem').whereIn('idem_key', ['old-1', 'old-2', 'live-1', 'key-k10']).pluck('idem_key')) as string[];
-      expect(keys.sort()).to.deep.equal(['key-k10', 'live-1']);
-    } finally {
-      await fresh.close();
-    }
-  });
-
   describe('lock conflicts', () => {
     let impatient: MemberApp;
     let patient: MemberApp;

@@ -1,12 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DECLARED_FAILURE_STATUS, ERRORS, type StaffDcLimIncDecRequest } from '@bo/contracts';
 import type { Knex } from '@bo/db';
-import { AppError, fieldError, type Logger } from '@bo/service-kit';
+import { AppError, fieldError } from '@bo/service-kit';
 import type { ChangeOutcome, RecordableError } from './limit-change.ts';
 import { platformMoment } from './platform-clock.ts';
 import {
   deleteExpiredIdempotencyKey,
-  deleteExpiredIdempotencyKeys,
   deleteIdempotencyClaim,
   findIdempotencyKey,
   insertIdempotencyClaim,
@@ -28,7 +27,8 @@ import {
  * duplicate that finds `PROCESSING` gets 409; one that finds `DONE` gets the recorded outcome.
  * If the owner dies, its lease runs out and the next retry takes the claim over; the dead
  * owner can no longer record (or apply) anything because recording checks ownership inside
- * its transaction. Keys expire after IDEMPOTENCY_KEY_TTL_HOURS and are swept while serving.
+ * its transaction. Keys expire after IDEMPOTENCY_KEY_TTL_HOURS: a request with an expired key
+ * deletes that row and starts afresh; the background sweep (`key-sweeper.ts`) deletes the rest.
  */
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -119,25 +119,4 @@ export async function recordOutcome(trx: Knex.Transaction, key: string, owner: s
 /** After a failure that recorded nothing, free the key so the caller's retry runs at once. */
 export async function releaseClaim(store: KeyStore, key: string, owner: string): Promise<void> {
   await deleteIdempotencyClaim(store.knex, key, owner);
-}
-
-const SWEEP_BATCH = 1000;
-
-/**
- * Expired keys are deleted while serving keyed requests, at most once per interval per
- * process, so no scheduler is needed; a full batch means more are waiting, so the next keyed
- * request sweeps again.
- */
-export function expiredKeySweeper(store: KeyStore, logger: Logger, intervalMs = 60_000): () => Promise<void> {
-  let due = 0;
-  return async () => {
-    if (Date.now() < due) return;
-    due = Date.now() + intervalMs;
-    try {
-      const deleted = await deleteExpiredIdempotencyKeys(store.knex, platformMoment(store.timeZone).seconds, SWEEP_BATCH);
-      if (deleted === SWEEP_BATCH) due = 0;
-    } catch (err) {
-      logger.warn('sweeping expired idempotency keys failed', { message: (err as Error).message });
-    }
-  };
 }

@@ -3,7 +3,7 @@ import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
 import type { MemberConfig } from '../config.ts';
 import { changeBalance } from './balance-change.ts';
-import { claimKey, expiredKeySweeper, fingerprint, recordOutcome, releaseClaim, type KeyStore } from './idempotency.ts';
+import { claimKey, fingerprint, recordOutcome, releaseClaim, type KeyStore } from './idempotency.ts';
 import { platformMoment } from './platform-clock.ts';
 import { findMember, insertHistory, lockLimit, setLockWait, updateRemaining } from './repository.ts';
 import { isActiveStaff } from './staff-eligibility.ts';
@@ -22,7 +22,6 @@ export interface LimitChangeDeps {
   lockWaitSeconds: number;
   maxAttempts: number;
   keys: KeyStore;
-  sweepExpiredKeys: () => Promise<void>;
 }
 
 export function limitChangeDeps(config: MemberConfig, knex: Knex, logger: Logger): LimitChangeDeps {
@@ -41,7 +40,6 @@ export function limitChangeDeps(config: MemberConfig, knex: Knex, logger: Logger
     lockWaitSeconds: config.STAFF_LIMIT_LOCK_WAIT_SECONDS,
     maxAttempts: config.STAFF_LIMIT_MAX_ATTEMPTS,
     keys,
-    sweepExpiredKeys: expiredKeySweeper(keys, logger),
   };
 }
 
@@ -51,7 +49,6 @@ export function limitChangeDeps(config: MemberConfig, knex: Knex, logger: Logger
  */
 export async function changeStaffLimit(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, key?: string): Promise<{ outcome: ChangeOutcome; replayed: boolean }> {
   if (!key) return { outcome: await applyChange(deps, change), replayed: false };
-  await deps.sweepExpiredKeys();
   const claim = await claimKey(deps.keys, key, fingerprint(change), change.mbrNo);
   if ('replay' in claim) return { outcome: claim.replay, replayed: true };
   try {
