@@ -39,6 +39,8 @@ export function createContext(options: BenchOptions, dataset: BenchContext['data
     JWT_SECRET: BENCH_JWT_SECRET,
     LOG_LEVEL: options.serviceLogLevel,
     REDIS_PREFIX: `${options.dbPrefix}-bench`,
+    // One caller sends hundreds of auto-fills a minute: the per-user AI rate limit would refuse them.
+    AI_RATE_LIMIT_PER_MINUTE: '0',
   });
   let shared: Promise<ChildService> | undefined;
   const started: Promise<ChildService>[] = [];
