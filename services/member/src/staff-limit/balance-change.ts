@@ -1,22 +1,27 @@
-import type { LimitRow } from './repository.ts';
-
 /** ME016: `10` increase (restores limit, e.g. on a cancel), `20` decrease (uses limit on an order). */
 export const INCREASE = '10';
 export const DECREASE = '20';
 
-export type BalanceChange = { ok: true; before: number; after: number; applied: number } | { ok: false };
+/** A rule as SQL over the limit row `l`, with the requested amount bound as `:amount`. */
+export interface BalanceRule {
+  /** The remaining amount after the change. */
+  after: string;
+  /** How much of the request is kept (a capped increase keeps less than it asked for). */
+  applied: string;
+  /** When the change may happen at all. */
+  allowed: string;
+}
 
 /**
  * Spec 4.5 rules 3 and 4: an increase stops at the limit (the applied amount says how much of
  * the request was kept, so a capped part is visible in the history); a decrease below 0 is
- * refused whole.
+ * refused whole. Written as SQL so that one statement reads the locked balance, checks the
+ * rule and writes the history row, instead of a locking read and a round trip per step.
  */
-export function changeBalance(limit: LimitRow, rsrvUseGbCd: string, amount: number): BalanceChange {
-  const before = limit.rmndAmt;
+export function balanceRule(rsrvUseGbCd: string): BalanceRule {
   if (rsrvUseGbCd === INCREASE) {
-    const after = Math.min(limit.limAmt, before + amount);
-    return { ok: true, before, after, applied: after - before };
+    const after = 'LEAST(l.lim_amt, l.rmnd_amt + :amount)';
+    return { after, applied: `${after} - l.rmnd_amt`, allowed: 'TRUE' };
   }
-  if (before - amount < 0) return { ok: false };
-  return { ok: true, before, after: before - amount, applied: amount };
+  return { after: 'l.rmnd_amt - :amount', applied: ':amount', allowed: 'l.rmnd_amt >= :amount' };
 }

@@ -2,10 +2,10 @@ import type { StaffDcLimIncDecRequest } from '@bo/contracts';
 import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
 import type { MemberConfig } from '../config.ts';
-import { changeBalance } from './balance-change.ts';
+import { balanceRule } from './balance-change.ts';
 import { claimKey, fingerprint, recordOutcome, releaseClaim, type KeyStore } from './idempotency.ts';
 import { platformMoment } from './platform-clock.ts';
-import { findMember, insertHistory, lockLimit, setLockWait, updateRemaining } from './repository.ts';
+import { findMemberWithLimit, insertHistoryFromLockedLimit, setLockWait, setRemainingFromHistory } from './repository.ts';
 import { isActiveStaff } from './staff-eligibility.ts';
 import { inRetriedTransaction } from './transaction-retry.ts';
 
@@ -63,7 +63,9 @@ export async function changeStaffLimit(deps: LimitChangeDeps, change: StaffDcLim
 
 /**
  * One transaction: the limit row is locked (concurrent changes of a member queue on it), the
- * new balance, its history row and the key's outcome commit together or not at all.
+ * new balance, its history row and the key's outcome commit together or not at all. Every
+ * statement is a round trip made while the row is locked, so the change takes two: the history
+ * row written from the locked balance by the rule, then the balance set from that row.
  */
 function applyChange(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, claim?: { key: string; owner: string }): Promise<ChangeOutcome> {
   return inRetriedTransaction(deps.knex, deps.maxAttempts, async (trx) => {
@@ -75,27 +77,23 @@ function applyChange(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, cla
 
 async function applyToLockedLimit(trx: Knex.Transaction, deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, key: string | null): Promise<ChangeOutcome> {
   await setLockWait(trx, deps.lockWaitSeconds);
-  const member = await findMember(trx, change.mbrNo);
-  const limit = member && isActiveStaff(member) ? await lockLimit(trx, member.mbrNo) : undefined;
-  if (!member || !limit) return { error: 'STAFF_NOT_FOUND' };
-  const result = changeBalance(limit, change.rsrvUseGbCd, change.ocurAmt);
-  if (!result.ok) return { error: 'LIMIT_INSUFFICIENT' };
   const at = platformMoment(deps.timeZone);
-  await updateRemaining(trx, member.mbrNo, result.after, at.seconds);
-  await insertHistory(trx, {
-    mbrNo: member.mbrNo,
+  const request = {
+    mbrNo: change.mbrNo,
     rsrvUseGbCd: change.rsrvUseGbCd,
     requested: change.ocurAmt,
-    applied: result.applied,
-    before: result.before,
-    after: result.after,
     ordNo: change.ordNo,
     claimNo: change.claimNo || null,
     ordFvrCostSeq: change.ordFvrCostSeq || null,
     idemKey: key,
     at: at.millis,
-  });
-  if (result.applied < change.ocurAmt)
-    deps.logger.info('staff limit increase capped at the limit', { mbrNo: member.mbrNo, requested: change.ocurAmt, applied: result.applied, ordNo: change.ordNo });
-  return {};
+  };
+  const histNo = await insertHistoryFromLockedLimit(trx, request, balanceRule(change.rsrvUseGbCd));
+  if (histNo !== undefined) {
+    await setRemainingFromHistory(trx, histNo, at.seconds);
+    return {};
+  }
+  // Nothing written: the refusal's reason, read after the limit row was locked (when there is one).
+  const member = await findMemberWithLimit(trx, change.mbrNo);
+  return !member || !isActiveStaff(member) || member.limAmt == null ? { error: 'STAFF_NOT_FOUND' } : { error: 'LIMIT_INSUFFICIENT' };
 }

@@ -1,4 +1,6 @@
 import type { Knex } from '@bo/db';
+import type { BalanceRule } from './balance-change.ts';
+import { ACTIVE_STAFF_SQL } from './staff-eligibility.ts';
 
 /** Staff discount limit SQL: members, limits, history and Idempotency-Key records. */
 
@@ -14,17 +16,16 @@ export interface LimitRow {
   rmndAmt: number;
 }
 
-export interface HistoryRow {
+/** What the caller asked for, as the history row records it. */
+export interface HistoryRequest {
   mbrNo: string;
   rsrvUseGbCd: string;
   requested: number;
-  applied: number;
-  before: number;
-  after: number;
   ordNo: string;
   claimNo: string | null;
   ordFvrCostSeq: string | null;
   idemKey: string | null;
+  /** DATETIME(3) platform local time. */
   at: string;
 }
 
@@ -36,10 +37,6 @@ export interface IdempotencyRow {
   respStatus: number | null;
   respBody: string | null;
   expDtm: string;
-}
-
-export async function findMember(db: Knex, mbrNo: string): Promise<MemberRow | undefined> {
-  return db('mbr').select({ mbrNo: 'mbr_no', mbrStatCd: 'mbr_stat_cd', staffYn: 'staff_yn' }).where({ mbr_no: mbrNo }).first();
 }
 
 export async function findMemberWithLimit(db: Knex, mbrNo: string): Promise<(MemberRow & Partial<LimitRow>) | undefined> {
@@ -55,29 +52,42 @@ export async function setLockWait(trx: Knex.Transaction, seconds: number): Promi
   await trx.raw('SET SESSION innodb_lock_wait_timeout = ?', [seconds]);
 }
 
-/** The limit row, locked until the transaction ends: concurrent changes of one member queue here. */
-export async function lockLimit(trx: Knex.Transaction, mbrNo: string): Promise<LimitRow | undefined> {
-  return trx('staff_dc_lim').select({ limAmt: 'lim_amt', rmndAmt: 'rmnd_amt' }).where({ mbr_no: mbrNo }).forUpdate().first();
+/**
+ * The history row of one change, computed by the rule from the member's limit row in the same
+ * statement. The row is read with FOR UPDATE, so it stays locked until the transaction ends
+ * and concurrent changes of one member queue here. No row is written when the member is not
+ * active staff, has no limit row, or the rule refuses the change. Returns the new row's
+ * number (hist_no), or undefined when nothing was written.
+ */
+export async function insertHistoryFromLockedLimit(trx: Knex.Transaction, change: HistoryRequest, rule: BalanceRule): Promise<number | undefined> {
+  const [result] = (await trx.raw(
+    `INSERT INTO staff_dc_lim_hist
+       (mbr_no, rsrv_use_gb_cd, req_amt, aply_amt, bef_rmnd_amt, aft_rmnd_amt, ord_no, claim_no, ord_fvr_cost_seq, idem_key, reg_dtm)
+     SELECT l.mbr_no, :rsrvUseGbCd, :amount, ${rule.applied}, l.rmnd_amt, ${rule.after}, :ordNo, :claimNo, :ordFvrCostSeq, :idemKey, :at
+       FROM staff_dc_lim l
+      WHERE l.mbr_no = :mbrNo AND ${rule.allowed}
+        AND EXISTS (SELECT 1 FROM mbr m WHERE m.mbr_no = l.mbr_no AND ${ACTIVE_STAFF_SQL})
+        FOR UPDATE`,
+    {
+      mbrNo: change.mbrNo,
+      rsrvUseGbCd: change.rsrvUseGbCd,
+      amount: change.requested,
+      ordNo: change.ordNo,
+      claimNo: change.claimNo,
+      ordFvrCostSeq: change.ordFvrCostSeq,
+      idemKey: change.idemKey,
+      at: change.at,
+    },
+  )) as [{ affectedRows: number; insertId: number }];
+  return result.affectedRows ? result.insertId : undefined;
 }
 
-export async function updateRemaining(trx: Knex.Transaction, mbrNo: string, rmndAmt: number, at: string): Promise<void> {
-  await trx('staff_dc_lim').where({ mbr_no: mbrNo }).update({ rmnd_amt: rmndAmt, upd_dtm: at });
-}
-
-export async function insertHistory(trx: Knex.Transaction, h: HistoryRow): Promise<void> {
-  await trx('staff_dc_lim_hist').insert({
-    mbr_no: h.mbrNo,
-    rsrv_use_gb_cd: h.rsrvUseGbCd,
-    req_amt: h.requested,
-    aply_amt: h.applied,
-    bef_rmnd_amt: h.before,
-    aft_rmnd_amt: h.after,
-    ord_no: h.ordNo,
-    claim_no: h.claimNo,
-    ord_fvr_cost_seq: h.ordFvrCostSeq,
-    idem_key: h.idemKey,
-    reg_dtm: h.at,
-  });
+/** The stored balance becomes the "after" of the change's history row: the two cannot differ. */
+export async function setRemainingFromHistory(trx: Knex.Transaction, histNo: number, at: string): Promise<void> {
+  await trx.raw('UPDATE staff_dc_lim l JOIN staff_dc_lim_hist h ON h.mbr_no = l.mbr_no SET l.rmnd_amt = h.aft_rmnd_amt, l.upd_dtm = ? WHERE h.hist_no = ?', [
+    at,
+    histNo,
+  ]);
 }
 
 export async function insertIdempotencyClaim(

@@ -6,3 +6,6 @@ import type { MemberRow } from './repository.ts';
  * which reads it under a lock.
  */
 export const isActiveStaff = (member: MemberRow | undefined): boolean => member?.mbrStatCd === '10' && member.staffYn === 'Y';
+
+/** The same rule as SQL over the member row `m`, for statements that check it themselves. */
+export const ACTIVE_STAFF_SQL = "m.mbr_stat_cd = '10' AND m.staff_yn = 'Y'";
