@@ -59,6 +59,12 @@ export interface KnexOptions {
    * 0: none. Unset: the same as `statementTimeoutMs`.
    */
   streamStatementTimeoutMs?: number;
+  /**
+   * `innodb_lock_wait_timeout` (seconds) of this pool's connections, set per connection when the
+   * pool opens it, so a transaction that must not wait long for a row lock does not spend a
+   * round trip setting it each time. Unset: the server's (50 s by default).
+   */
+  lockWaitSeconds?: number;
 }
 
 type ServerKind = 'mariadb' | 'mysql';
@@ -82,6 +88,8 @@ interface RawConnection {
 
 export function createKnex(url: string, options: KnexOptions = {}): Knex {
   const statementMs = options.statementTimeoutMs ?? 0;
+  const lockWait = options.lockWaitSeconds;
+  if (lockWait !== undefined && !(Number.isInteger(lockWait) && lockWait >= 1)) throw new Error(`lockWaitSeconds must be a whole number of seconds (got ${lockWait})`);
   const knex = knexFactory({
     client: 'mysql2',
     connection: connectionOf(url),
@@ -89,15 +97,20 @@ export function createKnex(url: string, options: KnexOptions = {}): Knex {
     pool: {
       min: options.poolMin ?? 0,
       max: options.poolMax ?? 10,
-      ...(statementMs > 0
+      ...(statementMs > 0 || lockWait !== undefined
         ? {
-            // Per connection, on creation: the server kind decides the variable's name and unit.
             afterCreate: (conn: RawConnection, done: (err: Error | null, conn: RawConnection) => void) => {
-              conn.query('SELECT VERSION() AS v', (err, rows) => {
-                if (err) return done(err, conn);
-                const kind = kindOfVersion(String((rows as { v: string }[])[0]?.v));
-                conn.query(sessionLimitSql(kind, statementMs), (setErr) => done(setErr, conn));
-              });
+              // Per connection, on creation: the server kind decides the statement limit's name and unit.
+              const limitStatements = () =>
+                statementMs > 0
+                  ? conn.query('SELECT VERSION() AS v', (err, rows) => {
+                      if (err) return done(err, conn);
+                      const kind = kindOfVersion(String((rows as { v: string }[])[0]?.v));
+                      conn.query(sessionLimitSql(kind, statementMs), (setErr) => done(setErr, conn));
+                    })
+                  : done(null, conn);
+              if (lockWait === undefined) return limitStatements();
+              conn.query(`SET SESSION innodb_lock_wait_timeout = ${lockWait}`, (err) => (err ? done(err, conn) : limitStatements()));
             },
           }
         : {}),
@@ -108,7 +121,14 @@ export function createKnex(url: string, options: KnexOptions = {}): Knex {
 }
 
 function serverKind(knex: Knex, limits: PoolLimits): Promise<ServerKind> {
-  limits.kind ??= knex.raw('SELECT VERSION() AS v').then(([rows]: [{ v: string }[]]) => kindOfVersion(String(rows[0]?.v)));
+  limits.kind ??= knex.raw('SELECT VERSION() AS v').then(
+    ([rows]: [{ v: string }[]]) => kindOfVersion(String(rows[0]?.v)),
+    (err: unknown) => {
+      // Asked again next time: a database that was down for a moment is not remembered as down.
+      limits.kind = undefined;
+      throw err;
+    },
+  );
   return limits.kind;
 }
 

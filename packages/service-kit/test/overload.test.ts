@@ -1,8 +1,9 @@
+import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
 import { findOperation } from '@bo/contracts';
 import { createKnex, streamRows, type Knex } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, TEST_SERVER_URL, type TestDatabase } from '@bo/db/testing';
 import { mountOperation } from '../src/index.ts';
 import { captureLogs } from './support/log-capture.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
@@ -166,6 +167,40 @@ describe('overload: database time limits answer 503, never 500 or a hang', funct
         (e: unknown) => e,
       )) as { errno?: number } | undefined;
       expect(err?.errno).to.equal(1969);
+    });
+
+    it('when the database was unreachable at the first streamed read, then a later one works once it is back', async () => {
+      // A port nothing listens on at first; later a plain TCP relay to the real server.
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const { port } = probe.address() as AddressInfo;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      const target = new URL(TEST_SERVER_URL);
+      const url = new URL(db.url);
+      url.port = String(port);
+      url.hostname = '127.0.0.1';
+      const viaRelay = createKnex(url.toString(), { poolMax: 1, acquireTimeoutMs: 2_000, statementTimeoutMs: 300, streamStatementTimeoutMs: 20_000 });
+      pools.push(viaRelay);
+      const down = await readWithRest(streamRows(viaRelay, numbers(viaRelay, 10)), 0, 0).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(down?.message).to.match(/ECONNREFUSED/);
+
+      const relay: Server = createServer((client) => {
+        const upstream = connect(Number(target.port || 3306), target.hostname);
+        client.pipe(upstream).pipe(client);
+        client.on('error', () => upstream.destroy());
+        upstream.on('error', () => client.destroy());
+      });
+      await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+      try {
+        expect(await readWithRest(streamRows(viaRelay, numbers(viaRelay, 10)), 0, 0)).to.deep.equal({ count: 10, sum: 55 });
+      } finally {
+        await viaRelay.destroy();
+        pools.splice(pools.indexOf(viaRelay), 1);
+        relay.close();
+      }
     });
 
     it('when a streamed read outlasts the stream limit, then the server stops it (1969) and the reader sees the error', async () => {
