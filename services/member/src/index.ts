@@ -1,2 +1,3 @@
 export { createMemberApp, MEMBER_PREFIX, type MemberDeps } from './app.ts';
 export { loadMemberConfig, type MemberConfig } from './config.ts';
+export { createMemberKnex } from './database.ts';

@@ -1,14 +1,13 @@
-import { createKnex } from '@bo/db';
 import { createLogger, installGracefulShutdown, runMain, serverTimeoutsFor, startHttpServer } from '@bo/service-kit';
 import { createMemberApp, MEMBER_PREFIX } from './app.ts';
 import { loadMemberConfig } from './config.ts';
+import { createMemberKnex } from './database.ts';
 import { startKeySweeper } from './staff-limit/key-sweeper.ts';
 
 await runMain(async () => {
   const config = loadMemberConfig();
   const logger = createLogger('member', config.LOG_LEVEL);
-  // No statement limit: limit changes wait on row locks under their own bound (STAFF_LIMIT_LOCK_WAIT_SECONDS).
-  const knex = createKnex(config.MEMBER_DATABASE_URL, { poolMax: config.DB_POOL_MAX, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS });
+  const knex = createMemberKnex(config);
   const app = createMemberApp({ config, logger, knex });
   const keySweeper = startKeySweeper({ knex, logger, timeZone: config.PLATFORM_TIME_ZONE });
   const server = await startHttpServer(app, config.MEMBER_PORT, [() => keySweeper.stop(), () => knex.destroy()], undefined, serverTimeoutsFor(config.REQUEST_TIMEOUT_MS));

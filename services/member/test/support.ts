@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { Express } from 'express';
-import { createKnex, memberBaseMigrations, type Knex } from '@bo/db';
+import { memberBaseMigrations, type Knex } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
 import { startHttpServer, type RunningServer } from '@bo/service-kit';
 import { testLogger } from '@bo/service-kit/testing';
-import { createMemberApp, loadMemberConfig } from '../src/index.ts';
+import { createMemberApp, createMemberKnex, loadMemberConfig } from '../src/index.ts';
 import { memberServiceMigrations } from '../src/migrations/index.ts';
 
 export const CHANGE_PATH = '/api/member/v1/staff/dcLimIncDec';
@@ -20,10 +20,20 @@ export interface MemberApp {
   close: () => Promise<void>;
 }
 
-/** The real member app on the test database, with its own pool, configured like production from env text. */
+/**
+ * The real member app on the test database, with its own pool, configured like production from
+ * env text. The pool waits up to knex's own 60 s for a connection, as the tests always have.
+ */
 export function memberApp(db: TestDatabase, env: Record<string, string> = {}): MemberApp {
-  const config = loadMemberConfig({ NODE_ENV: 'test', MEMBER_DATABASE_URL: db.url, DB_POOL_MAX: '20', PLATFORM_TIME_ZONE: TIME_ZONE, ...env });
-  const knex = createKnex(db.url, { poolMax: config.DB_POOL_MAX });
+  const config = loadMemberConfig({
+    NODE_ENV: 'test',
+    MEMBER_DATABASE_URL: db.url,
+    DB_POOL_MAX: '20',
+    DB_ACQUIRE_TIMEOUT_MS: '60000',
+    PLATFORM_TIME_ZONE: TIME_ZONE,
+    ...env,
+  });
+  const knex = createMemberKnex(config);
   const app = createMemberApp({ config, logger: testLogger('member'), knex });
   return { app, knex, close: () => knex.destroy() };
 }

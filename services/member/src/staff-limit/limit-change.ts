@@ -5,7 +5,7 @@ import type { MemberConfig } from '../config.ts';
 import { balanceRule } from './balance-change.ts';
 import { claimKey, fingerprint, recordOutcome, releaseClaim, type KeyStore } from './idempotency.ts';
 import { platformMoment } from './platform-clock.ts';
-import { findMemberWithLimit, insertHistoryFromLockedLimit, setLockWait, setRemainingFromHistory } from './repository.ts';
+import { findMemberWithLimit, insertHistoryFromLockedLimit, setRemainingFromHistory } from './repository.ts';
 import { isActiveStaff } from './staff-eligibility.ts';
 import { inRetriedTransaction } from './transaction-retry.ts';
 
@@ -19,7 +19,6 @@ export interface LimitChangeDeps {
   knex: Knex;
   logger: Logger;
   timeZone: string;
-  lockWaitSeconds: number;
   maxAttempts: number;
   keys: KeyStore;
 }
@@ -37,7 +36,6 @@ export function limitChangeDeps(config: MemberConfig, knex: Knex, logger: Logger
     knex,
     logger,
     timeZone: config.PLATFORM_TIME_ZONE,
-    lockWaitSeconds: config.STAFF_LIMIT_LOCK_WAIT_SECONDS,
     maxAttempts: config.STAFF_LIMIT_MAX_ATTEMPTS,
     keys,
   };
@@ -76,7 +74,6 @@ function applyChange(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, cla
 }
 
 async function applyToLockedLimit(trx: Knex.Transaction, deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, key: string | null): Promise<ChangeOutcome> {
-  await setLockWait(trx, deps.lockWaitSeconds);
   const at = platformMoment(deps.timeZone);
   const request = {
     mbrNo: change.mbrNo,

@@ -47,11 +47,6 @@ export async function findMemberWithLimit(db: Knex, mbrNo: string): Promise<(Mem
     .first();
 }
 
-/** Bounds how long this transaction waits for a row lock, so a stuck holder turns into a retry. */
-export async function setLockWait(trx: Knex.Transaction, seconds: number): Promise<void> {
-  await trx.raw('SET SESSION innodb_lock_wait_timeout = ?', [seconds]);
-}
-
 /**
  * The history row of one change, computed by the rule from the member's limit row in the same
  * statement. The row is read with FOR UPDATE, so it stays locked until the transaction ends
