@@ -1,12 +1,20 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
+/**
+ * Years 1900–2999 only. Day and month arithmetic (the comparison period up to 36 months before,
+ * the exclusive end a day or month after) works on `yyyy-MM-dd` text and compares it as text,
+ * which holds for four-digit years only: 9999-12-31 + 1 day or a range reaching back before
+ * year 1000 sent a report into a loop over millions of days.
+ */
+const YEAR = '(19|2\\d)\\d{2}';
+
 /** `yyyy-MM-dd`, a calendar day in platform local time. */
-export const DateString = (description = 'date (yyyy-MM-dd)') =>
-  Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-05-01'] });
+export const DateString = (description = 'date (yyyy-MM-dd, years 1900–2999)') =>
+  Type.String({ format: 'date', pattern: `^${YEAR}-\\d{2}-\\d{2}$`, description, examples: ['2026-05-01'] });
 
 /** `yyyy-MM`, a calendar month. */
-export const MonthString = (description = 'month (yyyy-MM)') =>
-  Type.String({ format: 'month', pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description, examples: ['2026-05'] });
+export const MonthString = (description = 'month (yyyy-MM, years 1900–2999)') =>
+  Type.String({ format: 'month', pattern: `^${YEAR}-(0[1-9]|1[0-2])$`, description, examples: ['2026-05'] });
 
 /** Date-time as sent on the wire: ISO 8601 (`2026-05-01T10:00:00`) or `yyyy-MM-dd HH:mm:ss`. */
 export const DateTimeString = (description = 'date-time (yyyy-MM-dd HH:mm:ss or ISO 8601)') =>

@@ -23,6 +23,11 @@ describe('contracts formats', () => {
     it('when the text is not exactly yyyy-MM-dd, then it is refused', () => {
       for (const day of ['2026-2-3', '20260203', '2026/02/03', '2026-02-03T00:00:00', ' 2026-02-03', '']) expect(isDate(day), day).to.equal(false);
     });
+
+    it('when the year is outside 1900–2999 (where day arithmetic on the text stops comparing right), then it is refused', () => {
+      for (const day of ['0000-01-01', '0999-12-31', '1000-01-01', '1899-12-31', '3000-01-01', '9999-12-31']) expect(isDate(day), day).to.equal(false);
+      for (const day of ['1900-01-01', '2999-12-31']) expect(isDate(day), day).to.equal(true);
+    });
   });
 
   describe('month (yyyy-MM)', () => {
@@ -34,6 +39,10 @@ describe('contracts formats', () => {
 
     it('when the month is 13, 00 or not two digits, then it is refused', () => {
       for (const m of ['2026-13', '2026-00', '2026-1', '2026-05-01', '202605', '']) expect(isMonthText(m), m).to.equal(false);
+    });
+
+    it('when the year is outside 1900–2999, then it is refused', () => {
+      for (const m of ['0000-01', '1899-12', '3000-01', '9999-12']) expect(isMonthText(m), m).to.equal(false);
     });
   });
 
