@@ -131,8 +131,10 @@ describe('late data and nightly reconciliation', () => {
     const queued = (await runScheduled('reconcile', deps())).queued;
     expect(queued).to.deep.equal([{ target: 'goods 2026-04-29', jobId: 'build-goods-2026-04-29', requestedBy: 'reconcile' }]);
     const warnings = log.records.slice(before).filter((r) => r.level === 'warn');
-    expect(warnings.map((w) => [w.message, w.kind, w.day])).to.deep.equal([
+    // The month's roll-up summed the changed daily row too: it is rolled up again from the daily rows.
+    expect(warnings.map((w) => [w.message, w.kind, w.day ?? w.month])).to.deep.equal([
       ['aggregate differs from its source events; rebuilding the day', 'goods', '2026-04-29'],
+      ['monthly roll-up differed from its daily rows; rebuilt the month from them', 'goods', '2026-04-01'],
     ]);
     await waitForJobs(env.queues.build, ['build-goods-2026-04-29']);
     expect(await storedRows(db.knex, 'goods', '2026-04-29')).to.deep.equal(expectedDaily(data, 'goods', '2026-04-29'));

@@ -14,6 +14,7 @@ import {
   type DailyKind,
   type Db,
 } from './repository.ts';
+import { addDayToMonth, takeDayFromMonth } from './month-rollup.ts';
 
 export interface RebuildResult {
   kind: AggregateKind;
@@ -58,8 +59,10 @@ async function buildDaily(trx: Db, kind: DailyKind, day: string, builtAt: string
   // Read before the build: an event committed meanwhile may be in the rows yet above the
   // mark, which costs one needless rebuild at worst, never a missed one.
   const builtMaxNo = await maxEventNoIn(trx, range);
+  const taken = await takeDayFromMonth(trx, kind, day);
   await deleteDailyRows(trx, kind, day);
   const rows = await insertDailyRows(trx, kind, day, range);
+  await addDayToMonth(trx, kind, day, taken);
   await upsertDayStatus(trx, [{ kind, day, hour: -1, builtMaxNo, rows, builtAt }]);
   return rows;
 }

@@ -1,5 +1,6 @@
 import type { Migration } from '@bo/db';
 import { aggregateTablesMigration } from './0101-aggregates.ts';
+import { monthlyRollupsMigration } from './0103-monthly-rollups.ts';
 
 /** The worker's own tables in the bo database, run by the same `db:migrate` command. */
-export const aggregateMigrations: readonly Migration[] = [aggregateTablesMigration];
+export const aggregateMigrations: readonly Migration[] = [aggregateTablesMigration, monthlyRollupsMigration];

@@ -5,6 +5,7 @@ import type { Logger } from '@bo/service-kit';
 import { describeTarget, type BuildTarget } from '../aggregation/build-target.ts';
 import { missingDailyDays, missingInflowHours } from '../aggregation/catch-up.ts';
 import { findLateData } from '../aggregation/late-data.ts';
+import { reconcileMonths } from '../aggregation/month-rollup.ts';
 import { reconcileDays } from '../aggregation/reconcile.ts';
 import { previousLocalDay, recentLocalDays, recentLocalHours } from '../aggregation/schedule-targets.ts';
 import { enqueueBuilds } from './build-jobs.ts';
@@ -56,7 +57,10 @@ async function hourly(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   if (await queue(deps, late.targets, 'late-data', out)) await late.advance(platformNowMillis(deps.timeZone, now));
 }
 
-/** Nightly: built days of the look-back whose totals differ from the events are rebuilt. */
+/**
+ * Nightly: built days of the look-back whose totals differ from the events are rebuilt, and
+ * months of the look-back whose monthly roll-up differs from their daily rows are rolled up again.
+ */
 async function reconcile(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   const days = recentLocalDays(deps.timeZone, deps.now(), deps.reconcileDays);
   const mismatches = await reconcileDays(deps.knex, days);
@@ -64,6 +68,9 @@ async function reconcile(deps: ScheduleRunDeps, out: ScheduleRunResult) {
     deps.logger.warn('aggregate differs from its source events; rebuilding the day', { kind: m.kind, day: m.day, source: m.source, aggregate: m.aggregate });
   }
   await queue(deps, mismatches.map(({ kind, day }) => ({ kind, day })), 'reconcile', out);
+  for (const m of await reconcileMonths(deps.knex, days)) {
+    deps.logger.warn('monthly roll-up differed from its daily rows; rebuilt the month from them', m);
+  }
 }
 
 const RUNS: Record<ScheduleJobName, (deps: ScheduleRunDeps, out: ScheduleRunResult) => Promise<void>> = { daily, hourly, reconcile };

@@ -1,0 +1,130 @@
+import { addMonths, type Knex } from '@bo/db';
+import { AGRT_GBS, DAILY_SHAPES, MEASURE_COLUMNS, type DailyKind, type Db, type Totals } from './repository.ts';
+
+/**
+ * The monthly roll-ups of the four list aggregates (migration 0103): one row per (agrtGb,
+ * month, site, key) holding the sums of that month's daily rows and how many there are
+ * (`day_cnt`). The day build keeps them equal to the daily rows inside its own transaction:
+ * it takes the day's old rows out of the month before replacing them and adds the new ones
+ * after, so a reader sees the old day in both tables or the new day in both.
+ */
+export const MONTHLY_TABLES: Record<DailyKind, string> = {
+  category: 'agg_ctg_monthly',
+  payway: 'agg_payway_monthly',
+  goods: 'agg_goods_monthly',
+  entr: 'agg_entr_monthly',
+};
+
+/** `yyyy-MM-01` of the month holding `day`. */
+export const monthOf = (day: string): string => `${day.slice(0, 7)}-01`;
+
+/**
+ * Builds of two days of one month would each update the same roll-up rows, in two statements,
+ * and could deadlock; holding this row lock from before the first of them until commit makes
+ * them take turns. Only the same kind and month wait: other days and kinds go on in parallel.
+ */
+export async function lockMonth(db: Db, kind: DailyKind, month: string): Promise<void> {
+  await db.raw('INSERT INTO agg_month_lock (kind, agrt_mon) VALUES (?, ?) ON DUPLICATE KEY UPDATE agrt_mon = VALUES(agrt_mon)', [kind, month]);
+}
+
+const columnsOf = (kind: DailyKind) => ['agrt_gb_cd', 'agrt_mon', 'site_no', ...DAILY_SHAPES[kind].keys];
+
+/**
+ * Adds (`sign` 1) or takes away (`sign` -1) the daily rows of `day` to or from its month's
+ * roll-up rows, creating the rows a key did not have yet; returns the affected-row count (0
+ * when the day has no rows). The rows are read in key order, so roll-up rows lock in one order.
+ */
+async function applyDay(db: Db, kind: DailyKind, day: string, sign: 1 | -1): Promise<number> {
+  const monthly = MONTHLY_TABLES[kind];
+  const keys = DAILY_SHAPES[kind].keys.map((k) => `d.${k}`).join(', ');
+  const sums = [...MEASURE_COLUMNS, 'day_cnt'];
+  const [result] = await db.raw(
+    `INSERT INTO ${monthly} (${[...columnsOf(kind), ...sums].join(', ')})
+     SELECT d.agrt_gb_cd, ?, d.site_no, ${keys}, ${MEASURE_COLUMNS.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
+     FROM ${DAILY_SHAPES[kind].table} d WHERE d.agrt_gb_cd IN (?, ?) AND d.agrt_dt = ?
+     ORDER BY d.agrt_gb_cd, d.site_no, ${keys}
+     ON DUPLICATE KEY UPDATE ${sums.map((c) => `${monthly}.${c} = ${monthly}.${c} + VALUES(${c})`).join(', ')}`,
+    [monthOf(day), ...AGRT_GBS, day],
+  );
+  return (result as { affectedRows: number }).affectedRows;
+}
+
+/**
+ * Before the day's daily rows are replaced: lock the month and take the day's current rows out
+ * of it. Keys that no longer have a day in the month are removed by `addDayToMonth`.
+ */
+export async function takeDayFromMonth(db: Db, kind: DailyKind, day: string): Promise<number> {
+  await lockMonth(db, kind, monthOf(day));
+  return applyDay(db, kind, day, -1);
+}
+
+/** After the day's daily rows are written: add them to the month, then drop rows left with no day. */
+export async function addDayToMonth(db: Db, kind: DailyKind, day: string, taken: number): Promise<void> {
+  await applyDay(db, kind, day, 1);
+  // Only a rebuild can leave a key without days (a first build took nothing out).
+  if (taken > 0) await db(MONTHLY_TABLES[kind]).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: monthOf(day), day_cnt: 0 }).delete();
+}
+
+/**
+ * Rebuild one month's roll-up rows from its daily rows, for a month found to differ from them
+ * (a daily table changed by hand, or a roll-up written before the days it sums).
+ */
+export async function rollUpMonth(db: Db, kind: DailyKind, month: string): Promise<number> {
+  await lockMonth(db, kind, month);
+  await db(MONTHLY_TABLES[kind]).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: month }).delete();
+  const keys = DAILY_SHAPES[kind].keys.join(', ');
+  const [result] = await db.raw(
+    `INSERT INTO ${MONTHLY_TABLES[kind]} (${[...columnsOf(kind), ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
+     SELECT agrt_gb_cd, ?, site_no, ${keys}, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
+     FROM ${DAILY_SHAPES[kind].table} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
+     GROUP BY agrt_gb_cd, site_no, ${keys}`,
+    [month, ...AGRT_GBS, month, `${addMonths(month.slice(0, 7), 1)}-01`],
+  );
+  return (result as { affectedRows: number }).affectedRows;
+}
+
+export type MonthTotals = Totals & { day_cnt: number };
+
+/** Per agrtGb: the sums and day count of a month's roll-up rows, and the same over its daily rows. */
+export async function monthTotals(db: Db, kind: DailyKind, month: string): Promise<{ rollup: MonthTotals[]; daily: MonthTotals[] }> {
+  const sums = MEASURE_COLUMNS.map((c) => db.raw(`SUM(${c}) AS ${c}`));
+  const [rollup, daily] = await Promise.all([
+    db(MONTHLY_TABLES[kind])
+      .select('agrt_gb_cd', ...sums, db.raw('SUM(day_cnt) AS day_cnt'))
+      .whereIn('agrt_gb_cd', AGRT_GBS)
+      .andWhere({ agrt_mon: month })
+      .groupBy('agrt_gb_cd'),
+    db(DAILY_SHAPES[kind].table)
+      .select('agrt_gb_cd', ...sums, db.raw('COUNT(*) AS day_cnt'))
+      .whereIn('agrt_gb_cd', AGRT_GBS)
+      .andWhere('agrt_dt', '>=', month)
+      .andWhere('agrt_dt', '<', `${addMonths(month.slice(0, 7), 1)}-01`)
+      .groupBy('agrt_gb_cd'),
+  ]);
+  return { rollup, daily };
+}
+
+const sameTotals = (a: MonthTotals[], b: MonthTotals[]): boolean =>
+  AGRT_GBS.every((gb) => {
+    const [x, y] = [a.find((r) => r.agrt_gb_cd === gb), b.find((r) => r.agrt_gb_cd === gb)];
+    return [...MEASURE_COLUMNS, 'day_cnt' as const].every((c) => Number(x?.[c] ?? 0) === Number(y?.[c] ?? 0));
+  });
+
+/**
+ * The nightly check of the roll-ups: every month holding one of `days` whose roll-up totals
+ * differ from its daily rows is rebuilt from them (under the month lock, so a day build running
+ * meanwhile is counted once). Returns what was rebuilt.
+ */
+export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kind: DailyKind; month: string; rows: number }[]> {
+  const rebuilt: { kind: DailyKind; month: string; rows: number }[] = [];
+  for (const month of [...new Set(days.map(monthOf))]) {
+    for (const kind of Object.keys(MONTHLY_TABLES) as DailyKind[]) {
+      const { rollup, daily } = await monthTotals(knex, kind, month);
+      if (sameTotals(rollup, daily)) continue;
+      // READ COMMITTED like the day builds: the month's daily rows are read as last committed.
+      const rows = await knex.transaction((trx) => rollUpMonth(trx, kind, month), { isolationLevel: 'read committed' });
+      rebuilt.push({ kind, month, rows });
+    }
+  }
+  return rebuilt;
+}

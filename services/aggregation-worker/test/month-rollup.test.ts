@@ -1,0 +1,136 @@
+import { expect } from 'chai';
+import { boSourceMigrations } from '@bo/db';
+import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { aggregateMigrations } from '../src/migrations/index.ts';
+import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
+import { reconcileMonths } from '../src/aggregation/month-rollup.ts';
+import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
+import { expectedDaily, type AggRow, type DailyKindName } from './helpers/expected.ts';
+
+const DAYS = ['2026-04-28', '2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
+const MONTHS = ['2026-04-01', '2026-05-01'];
+const DAILY: DailyKindName[] = ['category', 'payway', 'goods', 'entr'];
+const MONTHLY_TABLE: Record<DailyKindName, string> = {
+  category: 'agg_ctg_monthly',
+  payway: 'agg_payway_monthly',
+  goods: 'agg_goods_monthly',
+  entr: 'agg_entr_monthly',
+};
+const MEASURES = ['ord_amt', 'ord_qty', 'cncl_amt', 'cncl_qty', 'dc_amt_2nd', 'dc_amt_3rd'];
+
+const sortRows = (rows: AggRow[]) => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+/**
+ * A month's roll-up recomputed from the events: the expected daily rows of its built days
+ * (themselves summed in plain JS from the events), added up per (agrtGb, site, key), with the
+ * number of days each key had rows on.
+ */
+function expectedMonthly(data: SourceData, kind: DailyKindName, month: string, built: readonly string[]): AggRow[] {
+  const groups = new Map<string, AggRow>();
+  for (const day of built.filter((d) => d.slice(0, 7) === month.slice(0, 7))) {
+    for (const row of expectedDaily(data, kind, day)) {
+      const { agrt_dt: _day, ...head } = Object.fromEntries(Object.entries(row).filter(([c]) => !MEASURES.includes(c)));
+      const key = JSON.stringify(head);
+      const sum = groups.get(key) ?? { ...head, agrt_mon: month, ...Object.fromEntries(MEASURES.map((c) => [c, 0])), day_cnt: 0 };
+      for (const c of MEASURES) sum[c] = (sum[c] as number) + (row[c] as number);
+      sum.day_cnt = (sum.day_cnt as number) + 1;
+      groups.set(key, sum);
+    }
+  }
+  return sortRows([...groups.values()]);
+}
+
+async function storedMonthly(db: TestDatabase, kind: DailyKindName, month: string): Promise<AggRow[]> {
+  const rows = (await db.knex(MONTHLY_TABLE[kind]).where({ agrt_mon: month })) as AggRow[];
+  // Same column set and order as the expectation, whatever the table's column order.
+  return sortRows(
+    rows.map((r) => {
+      const { agrt_mon, day_cnt, ...rest } = r;
+      const head = Object.fromEntries(Object.entries(rest).filter(([c]) => !MEASURES.includes(c)));
+      return { ...head, agrt_mon: String(agrt_mon), ...Object.fromEntries(MEASURES.map((c) => [c, Number(r[c])])), day_cnt: Number(day_cnt) };
+    }),
+  );
+}
+
+describe('monthly roll-ups of the list aggregates', () => {
+  let db: TestDatabase;
+  let data: SourceData;
+
+  const build = (kind: DailyKindName, day: string) => rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
+  const expectMonthsRight = async (built: readonly string[]) => {
+    for (const kind of DAILY) {
+      for (const month of MONTHS) {
+        const expected = expectedMonthly(data, kind, month, built);
+        expect(await storedMonthly(db, kind, month), `${kind} ${month}`).to.deep.equal(expected);
+      }
+    }
+  };
+
+  before(async () => {
+    db = await createTestDatabase('agg_month', [...boSourceMigrations, ...aggregateMigrations]);
+    data = generateSourceData(20260430, DAYS, { goods: 14, orders: 90, inflows: 0 });
+    await insertSourceData(db.knex, data);
+  });
+  after(async () => db?.drop());
+
+  it('when each day across the month end is built, then every month row equals its days recomputed from the events', async () => {
+    for (const [i, day] of DAYS.entries()) {
+      for (const kind of DAILY) await build(kind, day);
+      await expectMonthsRight(DAYS.slice(0, i + 1));
+    }
+    expect(expectedMonthly(data, 'goods', MONTHS[0]!, DAYS).some((r) => (r.day_cnt as number) > 1), 'keys with several days').to.equal(true);
+  });
+
+  it('when a built day gets late events and is rebuilt, then its month follows and no day is counted twice', async () => {
+    const o = data.ords[0]!;
+    const g = data.goods[data.goods.length - 1]!;
+    const late: EvtRow[] = [
+      { ord_no: o.ord_no, ord_goods_seq: 8, site_no: o.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: '2026-04-29 12:00:00', qty: 3, amt: 91000, dc_amt_2nd: 700, dc_amt_3rd: 300 },
+      { ord_no: o.ord_no, ord_goods_seq: 8, site_no: o.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '20', evt_dtm: '2026-04-29 23:59:59', qty: 1, amt: 30000, dc_amt_2nd: 200, dc_amt_3rd: 100 },
+    ];
+    await db.knex('ord_stat_evt').insert(late);
+    data.events.push(...late);
+    for (const kind of DAILY) await build(kind, '2026-04-29');
+    await expectMonthsRight(DAYS);
+  });
+
+  it('when a rebuilt day no longer has a key, then the key leaves the month unless another day still has it', async () => {
+    const day = '2026-05-02';
+    const o = data.ords[1]!;
+    // One event on a site no other event has: its keys exist on this day only.
+    const lone: EvtRow = { ord_no: o.ord_no, ord_goods_seq: 9, site_no: '30', goods_no: data.goods[0]!.goods_no, agrt_gb_cd: '02', evt_gb_cd: '10', evt_dtm: `${day} 09:00:00`, qty: 1, amt: 5000, dc_amt_2nd: 0, dc_amt_3rd: 0 };
+    await db.knex('ord_stat_evt').insert(lone);
+    data.events.push(lone);
+    for (const kind of DAILY) await build(kind, day);
+    await expectMonthsRight(DAYS);
+    const siteRows = () => db.knex('agg_goods_monthly').where({ agrt_mon: '2026-05-01', site_no: '30' }).count({ n: '*' }).first();
+    expect(await siteRows()).to.deep.equal({ n: 1 });
+
+    await db.knex('ord_stat_evt').where({ site_no: '30' }).delete();
+    data.events = data.events.filter((e) => e !== lone);
+    for (const kind of DAILY) await build(kind, day);
+    await expectMonthsRight(DAYS);
+    expect(await siteRows()).to.deep.equal({ n: 0 });
+  });
+
+  it('when the days of one month are built at once by parallel workers, twice each, then none deadlocks and each day counts once', async () => {
+    await Promise.all(DAYS.flatMap((day) => DAILY.flatMap((kind) => [1, 2].map(() => build(kind, day)))));
+    await expectMonthsRight(DAYS);
+  });
+
+  it('when a roll-up or a daily table was changed by hand, then the nightly check rolls the month up again from the daily rows', async () => {
+    expect(await reconcileMonths(db.knex, DAYS), 'nothing to do while they agree').to.deep.equal([]);
+    await db.knex('agg_goods_monthly').where({ agrt_mon: '2026-04-01' }).limit(1).update({ ord_amt: db.knex.raw('ord_amt + 1000') });
+    await db.knex('agg_entr_monthly').where({ agrt_mon: '2026-05-01' }).limit(1).delete();
+    const fixed = await reconcileMonths(db.knex, DAYS);
+    expect(fixed.map((f) => `${f.kind} ${f.month}`).sort()).to.deep.equal(['entr 2026-05-01', 'goods 2026-04-01']);
+    await expectMonthsRight(DAYS);
+
+    // A daily row changed by hand: the month is rolled up from it, and rebuilding the day then
+    // takes out exactly what the month holds for it.
+    await db.knex('agg_ctg_daily').where({ agrt_dt: '2026-04-30' }).limit(1).update({ cncl_amt: db.knex.raw('cncl_amt + 500') });
+    expect((await reconcileMonths(db.knex, ['2026-04-30'])).map((f) => f.kind)).to.deep.equal(['category']);
+    await build('category', '2026-04-30');
+    await expectMonthsRight(DAYS);
+  });
+});
