@@ -50,6 +50,23 @@ export function requestedDays(startDate: string, endDate: string): DayRange {
   return { fromDay: startDate, toDay: addDays(endDate, 1) };
 }
 
+/**
+ * `range` cut where the monthly roll-ups can serve it: `months`, the whole calendar months inside
+ * it (`[first month's 1st, day after the last one)`), when there is one, and `days`, the days
+ * before and after them (all of `range` when no month is whole). Together they cover `range`
+ * exactly once.
+ */
+export function splitWholeMonths(range: DayRange): { months?: DayRange; days: DayRange[] } {
+  const firstWhole = range.fromDay.endsWith('-01') ? range.fromDay : `${addMonths(range.fromDay.slice(0, 7), 1)}-01`;
+  const endWhole = `${range.toDay.slice(0, 7)}-01`;
+  if (firstWhole >= endWhole) return { days: [range] };
+  const days = [
+    { fromDay: range.fromDay, toDay: firstWhole },
+    { fromDay: endWhole, toDay: range.toDay },
+  ].filter((d) => d.fromDay < d.toDay);
+  return { months: { fromDay: firstWhole, toDay: endWhole }, days };
+}
+
 /** calendarType `date` needs startDate/endDate, `month` needs startMonth/endMonth; the other pair is ignored. */
 export function requestedPeriod(c: PeriodConditions): Period {
   const errors: FieldError[] = [];

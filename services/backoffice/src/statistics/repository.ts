@@ -1,6 +1,7 @@
 import { streamRows, type Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
 import { whereInCategories, withCategoryDescendants } from '../shared/category-tree.ts';
+import { splitWholeMonths } from './report-range.ts';
 
 /**
  * The SQL of the statistics component. The database groups and sums; callers get one plain row
@@ -130,22 +131,62 @@ export async function sumInflowByBucket(
   return q;
 }
 
-/** One agrtGb over a day range of a daily aggregate (`a`), optionally one site. */
+/** One agrtGb over a day range of a list aggregate (`a`), optionally one site. */
 export interface DailyScope {
   agrtGb: string;
   range: DayRange;
   siteNo?: string | undefined;
 }
 
-function dailySums(knex: Knex, table: string, scope: DailyScope): Knex.QueryBuilder {
-  const q = knex
-    .from(`${table} as a`)
-    .select(knex.raw(DAILY_MEASURES))
-    .where('a.agrt_gb_cd', scope.agrtGb)
-    .where('a.agrt_dt', '>=', scope.range.fromDay)
-    .where('a.agrt_dt', '<', scope.range.toDay);
-  if (scope.siteNo) q.where('a.site_no', scope.siteNo);
-  return q;
+/** The daily aggregate of each list and its monthly roll-up (the worker's migrations 0101 and 0103). */
+const LIST_TABLES = {
+  category: { daily: 'agg_ctg_daily', monthly: 'agg_ctg_monthly' },
+  payway: { daily: 'agg_payway_daily', monthly: 'agg_payway_monthly' },
+  goods: { daily: 'agg_goods_daily', monthly: 'agg_goods_monthly' },
+  entr: { daily: 'agg_entr_daily', monthly: 'agg_entr_monthly' },
+} as const;
+
+const SUMMED_MEASURES = `SUM(p.ordAmt) AS ordAmt, SUM(p.ordQty) AS ordQty, SUM(p.cnclAmt) AS cnclAmt,
+  SUM(p.cnclQty) AS cnclQty, SUM(p.dcAmt2nd) AS dcAmt2nd, SUM(p.dcAmt3rd) AS dcAmt3rd`;
+
+/**
+ * The sums per `keys` of one list aggregate over `scope`: the whole months of the range from the
+ * monthly roll-up, the days before and after them from the daily table (a 12-month list reads
+ * 12 rows per key instead of 365). Each part is grouped on its own through its primary key
+ * (agrtGb, date, site …) or a filter-led covering index, then the parts are summed again.
+ * `narrow` adds the list's filters to every part, on alias `a`; `carried` columns are taken
+ * as their MAX per key. The roll-up rows equal the daily rows of their months (the worker
+ * writes both in one transaction), so the numbers are those of the daily rows alone.
+ */
+function listSums(
+  knex: Knex,
+  list: keyof typeof LIST_TABLES,
+  scope: DailyScope,
+  keys: string[],
+  narrow: (q: Knex.QueryBuilder) => void,
+  carried: string[] = [],
+): Knex.QueryBuilder {
+  const { months, days } = splitWholeMonths(scope.range);
+  const parts = [
+    ...(months ? [{ table: LIST_TABLES[list].monthly, column: 'agrt_mon', range: months }] : []),
+    ...days.map((range) => ({ table: LIST_TABLES[list].daily, column: 'agrt_dt', range })),
+  ].map(({ table, column, range }) => {
+    const q = knex
+      .from(`${table} as a`)
+      .select(...keys.map((k) => `a.${k}`), ...carried.map((c) => knex.raw(`MAX(a.${c}) AS ${c}`)), knex.raw(DAILY_MEASURES))
+      .where('a.agrt_gb_cd', scope.agrtGb)
+      .where(`a.${column}`, '>=', range.fromDay)
+      .where(`a.${column}`, '<', range.toDay)
+      .groupBy(keys.map((k) => `a.${k}`));
+    if (scope.siteNo) q.where('a.site_no', scope.siteNo);
+    narrow(q);
+    return q;
+  });
+  if (parts.length === 1) return parts[0]!;
+  return knex
+    .from(knex.queryBuilder().unionAll(parts, true).as('p'))
+    .select(...keys.map((k) => `p.${k}`), ...carried.map((c) => knex.raw(`MAX(p.${c}) AS ${c}`)), knex.raw(SUMMED_MEASURES))
+    .groupBy(keys.map((k) => `p.${k}`));
 }
 
 /**
@@ -169,9 +210,10 @@ export function categoryTotals(
   f: { stdCtgNo?: string | undefined; mdId?: string | undefined },
   limit?: number,
 ): RowQuery<CategoryTotals> {
-  const sums = dailySums(knex, 'agg_ctg_daily', scope).select('a.std_ctg_no', 'a.md_id').groupBy('a.std_ctg_no', 'a.md_id');
-  if (f.mdId) sums.where('a.md_id', f.mdId);
-  if (f.stdCtgNo) inCategoryTree(sums, 'a.std_ctg_no');
+  const sums = listSums(knex, 'category', scope, ['std_ctg_no', 'md_id'], (q) => {
+    if (f.mdId) q.where('a.md_id', f.mdId);
+    if (f.stdCtgNo) inCategoryTree(q, 'a.std_ctg_no');
+  });
   const q = knex
     .select(...S_MEASURES, { stdCtgNo: 's.std_ctg_no', mdId: 's.md_id', stdCtgNm: 'c.std_ctg_nm', mdNm: 'u.user_nm' })
     .from(sums.as('s'))
@@ -187,8 +229,9 @@ export type PayWayTotals = Measures & { payWayCd: string; payWayNm: string | nul
 
 /** Payment-method aggregate per pay_way_cd, with its OM013 name. */
 export function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: string | undefined }): RowQuery<PayWayTotals> {
-  const sums = dailySums(knex, 'agg_payway_daily', scope).select('a.pay_way_cd').groupBy('a.pay_way_cd');
-  if (f.payWayCd) sums.where('a.pay_way_cd', f.payWayCd);
+  const sums = listSums(knex, 'payway', scope, ['pay_way_cd'], (q) => {
+    if (f.payWayCd) q.where('a.pay_way_cd', f.payWayCd);
+  });
   return rowQuery(
     knex,
     knex
@@ -216,11 +259,17 @@ export function goodsTotals(
   scope: DailyScope,
   f: { goodsNo?: string | undefined; entrNo?: string | undefined },
 ): RowQuery<GoodsTotals> {
-  const sums = dailySums(knex, 'agg_goods_daily', scope)
-    .select('a.goods_no', knex.raw('MAX(a.entr_no) AS entr_no'))
-    .groupBy('a.goods_no');
-  if (f.goodsNo) sums.where('a.goods_no', f.goodsNo);
-  if (f.entrNo) sums.where('a.entr_no', f.entrNo);
+  const sums = listSums(
+    knex,
+    'goods',
+    scope,
+    ['goods_no'],
+    (q) => {
+      if (f.goodsNo) q.where('a.goods_no', f.goodsNo);
+      if (f.entrNo) q.where('a.entr_no', f.entrNo);
+    },
+    ['entr_no'],
+  );
   return rowQuery(
     knex,
     knex
@@ -236,8 +285,9 @@ export type EnterpriseTotals = Measures & { entrNo: string; entrNm: string | nul
 
 /** Supplier aggregate per entr_no. */
 export function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrNo?: string | undefined }): RowQuery<EnterpriseTotals> {
-  const sums = dailySums(knex, 'agg_entr_daily', scope).select('a.entr_no').groupBy('a.entr_no');
-  if (f.entrNo) sums.where('a.entr_no', f.entrNo);
+  const sums = listSums(knex, 'entr', scope, ['entr_no'], (q) => {
+    if (f.entrNo) q.where('a.entr_no', f.entrNo);
+  });
   return rowQuery(
     knex,
     knex

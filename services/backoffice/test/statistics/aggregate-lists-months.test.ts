@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { TestDatabase } from '@bo/db/testing';
+import { rebuildAggregate } from '@bo/aggregation-worker';
+import { arrange, buildDailyAggregates, insertArranged, type Arranged, type Evt } from './helpers/arranged-data.ts';
+import { categoryRows, days, enterpriseRows, goodsRows, payWayRows } from './helpers/expected.ts';
+import { ADMIN_AUTH, BO, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
+
+const CATEGORY = `${BO}/v1/statistics/categoryStatus/getCategoryStatusList`;
+const PAY_WAY = `${BO}/v1/statistics/payWayStatus/getPayWayStatusList`;
+const GOODS = `${BO}/v1/statistics/goodsStatus/getGoodsStatusList`;
+const ENTERPRISE = `${BO}/v1/statistics/enterpriseStatus/getEnterpriseStatusList`;
+const DAILY_KINDS = ['category', 'payway', 'goods', 'entr'] as const;
+
+/** Whole February, the end of January and the start of March. */
+const SPAN = { startDate: '2026-01-25', endDate: '2026-03-03' };
+
+interface Captured {
+  sql: string;
+  bindings: unknown[];
+}
+
+/**
+ * Ranges holding whole months: the lists read those months from the worker's monthly roll-ups
+ * and the other days from the daily aggregates. Every expectation is recomputed from the
+ * arranged events in plain JS, so a month counted twice, a day lost at a month edge or a roll-up
+ * that missed a rebuild shows as a wrong number.
+ */
+describe('statistics: aggregate lists over ranges holding whole months (monthly roll-ups)', function () {
+  this.timeout(120_000);
+  let db: TestDatabase;
+  let app: Express;
+  let a: Arranged;
+  let built: string[];
+
+  before(async () => {
+    db = await statisticsDatabase('stats_months');
+    a = arrange({ seed: 9101, orderDays: days('2026-01-20', '2026-03-05'), orders: 320, inflowDays: ['2026-02-10'], inflows: 5 });
+    await insertArranged(db.knex, a);
+    // Days outside 01-18..03-08 hold events too (late sales and returns): they must not count.
+    built = await buildDailyAggregates(db.knex, '2026-01-18', '2026-03-08');
+    app = statisticsApp(db);
+  });
+  after(() => db?.drop());
+
+  const get = (path: string, q: Record<string, string>) => request(app).get(path).query(q).set('Authorization', ADMIN_AUTH);
+  const range = (agrtGb: string, r: { startDate: string; endDate: string }, extra: { siteNo?: string } = {}) => ({
+    agrtGb,
+    from: r.startDate,
+    to: r.endDate,
+    built,
+    ...extra,
+  });
+
+  /** Every list over `r` without filters, against its recomputation. */
+  async function expectEveryList(r: { startDate: string; endDate: string }, agrtGb: string): Promise<void> {
+    const q = { ...r, agrtGb };
+    const cases: [string, unknown[]][] = [
+      [CATEGORY, categoryRows(a, range(agrtGb, r))],
+      [PAY_WAY, payWayRows(a, range(agrtGb, r))],
+      [GOODS, goodsRows(a, range(agrtGb, r))],
+      [ENTERPRISE, enterpriseRows(a, range(agrtGb, r))],
+    ];
+    for (const [path, expected] of cases) {
+      const res = await get(path, q);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body, `${path} ${JSON.stringify(q)}`).to.deep.equal({ totalCount: expected.length, payloads: expected });
+      expect(expected.length, `${path} has rows`).to.be.greaterThan(0);
+    }
+  }
+
+  it('when the range holds a whole month and parts of the months around it, then every list equals the recomputation', async () => {
+    await expectEveryList(SPAN, '01');
+    await expectEveryList(SPAN, '02');
+  });
+
+  it('when the range is exactly whole months, or reaches days not aggregated yet, then the numbers are those of the aggregated days', async () => {
+    await expectEveryList({ startDate: '2026-02-01', endDate: '2026-02-28' }, '01');
+    await expectEveryList({ startDate: '2026-01-01', endDate: '2026-03-31' }, '02');
+    await expectEveryList({ startDate: '2026-02-01', endDate: '2026-03-08' }, '01');
+  });
+
+  it('when the lists are filtered (category subtree and site, MD, method, supplier, goods), then the whole months are filtered alike', async () => {
+    const q = { ...SPAN, agrtGb: '01' };
+    const byCategory = await get(CATEGORY, { ...q, stdCtgNo: 'C1000', siteNo: 'S01' });
+    expect(byCategory.body.payloads).to.deep.equal(categoryRows(a, { ...range('01', SPAN, { siteNo: 'S01' }), stdCtgNo: 'C1000' }));
+    const byMd = await get(CATEGORY, { ...q, mdId: 'MD02' });
+    expect(byMd.body.payloads).to.deep.equal(categoryRows(a, { ...range('01', SPAN), mdId: 'MD02' }));
+    const byMethod = await get(PAY_WAY, { ...q, payWayCd: '20', siteNo: 'S02' });
+    expect(byMethod.body.payloads).to.deep.equal(payWayRows(a, { ...range('01', SPAN, { siteNo: 'S02' }), payWayCd: '20' }));
+    const bySupplier = await get(GOODS, { ...q, entrNo: 'E003', siteNo: 'S01' });
+    expect(bySupplier.body.payloads).to.deep.equal(goodsRows(a, { ...range('01', SPAN, { siteNo: 'S01' }), entrNo: 'E003' }));
+    const oneGoods = await get(GOODS, { ...q, goodsNo: 'G0007' });
+    expect(oneGoods.body.payloads).to.deep.equal(goodsRows(a, { ...range('01', SPAN), goodsNo: 'G0007' }));
+    const supplier = await get(ENTERPRISE, { ...q, entrNo: 'E002', siteNo: 'S02' });
+    expect(supplier.body.payloads).to.deep.equal(enterpriseRows(a, { ...range('01', SPAN, { siteNo: 'S02' }), entrNo: 'E002' }));
+    for (const res of [byCategory, byMd, byMethod, bySupplier, oneGoods, supplier]) expect(res.body.payloads.length).to.be.greaterThan(0);
+  });
+
+  it('when a day inside a whole month gets late events and is rebuilt, then the lists count them once', async () => {
+    const day = '2026-02-14';
+    const ord = { ord_no: 'OLATE1', site_no: 'S02', mbr_no: 'M9', ord_dtm: `${day} 10:00:00`, pay_way_cd: '40' };
+    const g = a.goods[5]!;
+    const late: Evt[] = [
+      { ord_no: ord.ord_no, ord_goods_seq: 1, site_no: ord.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: ord.ord_dtm, qty: 7, amt: 700_000, dc_amt_2nd: 7000, dc_amt_3rd: 700 },
+      { ord_no: ord.ord_no, ord_goods_seq: 1, site_no: ord.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '20', evt_dtm: `${day} 23:59:59`, qty: 2, amt: 200_000, dc_amt_2nd: 2000, dc_amt_3rd: 200 },
+    ];
+    const before = enterpriseRows(a, range('01', SPAN));
+    await db.knex('ord').insert(ord);
+    await db.knex('ord_stat_evt').insert(late);
+    a.ords.push(ord);
+    a.events.push(...late);
+    for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'late-data' });
+    expect(enterpriseRows(a, range('01', SPAN)), 'the late events change the supplier list').to.not.deep.equal(before);
+    await expectEveryList(SPAN, '01');
+  });
+
+  it('when a day inside a whole month loses events and is rebuilt, then the lists no longer count them', async () => {
+    const day = '2026-02-20';
+    const lost = a.events.filter((e) => e.evt_dtm.startsWith(day) && e.site_no === 'S01');
+    expect(lost.length, 'the day has events on S01').to.be.greaterThan(0);
+    await db.knex('ord_stat_evt').where('evt_dtm', '>=', `${day} 00:00:00`).andWhere('evt_dtm', '<', '2026-02-21 00:00:00').andWhere({ site_no: 'S01' }).delete();
+    a.events = a.events.filter((e) => !lost.includes(e));
+    for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'dashboard' });
+    await expectEveryList(SPAN, '01');
+    await expectEveryList(SPAN, '02');
+  });
+
+  it('when the range holds whole months, then they are read from the monthly roll-ups and only the other days from the daily tables', async () => {
+    const captured: Captured[] = [];
+    const onQuery = (q: Captured) => captured.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    db.knex.on('query', onQuery);
+    try {
+      expect((await get(GOODS, { ...SPAN, agrtGb: '01', entrNo: 'E001' })).status).to.equal(200);
+    } finally {
+      db.knex.off('query', onQuery);
+    }
+    const sql = captured.map((c) => c.sql).join('\n');
+    expect(sql).to.include('`agg_goods_monthly`');
+    const bindings = captured.flatMap((c) => c.bindings).filter((b): b is string => typeof b === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b));
+    // Monthly part [02-01, 03-01); daily parts [01-25, 02-01) and [03-01, 03-04).
+    expect(bindings).to.deep.equal(['2026-02-01', '2026-03-01', '2026-01-25', '2026-02-01', '2026-03-01', '2026-03-04']);
+  });
+});
