@@ -22,3 +22,5 @@ export const ADMIN = { sub: 'admin01', workGrpCd: 'BO_ADMIN' } as const;
 
 /** A logger that keeps quiet unless a test fails badly; LOG_LEVEL overrides it. */
 export const testLogger = (service = 'test'): Logger => createLogger(service, process.env.TEST_LOG_LEVEL ?? 'error');
+
+export * from './hostile-input.ts';
