@@ -29,6 +29,9 @@ export function createAjv(options: { coerce?: boolean } = {}): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     strict: false,
+    // JSON.parse turns `1e400` into Infinity: refuse NaN and ±Infinity as numbers everywhere, not per
+    // field. (Coerced query text is not re-checked by ajv; query numbers carry int32/int64 formats.)
+    strictNumbers: true,
     useDefaults: true,
     coerceTypes: options.coerce ? 'array' : false,
   });

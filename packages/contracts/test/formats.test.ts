@@ -101,4 +101,12 @@ describe('contracts formats', () => {
       expect(errors).to.have.length(5);
     });
   });
+
+  describe('numbers', () => {
+    it('when a JSON body number parses to Infinity (1e400), then it is refused even without bounds', () => {
+      const validate = compileValidator(createAjv(), Type.Object({ n: Type.Number() }));
+      expect(validate(JSON.parse('{"n": 1e400}')).ok).to.equal(false);
+      expect(validate(JSON.parse('{"n": 12.5}')).ok).to.equal(true);
+    });
+  });
 });
