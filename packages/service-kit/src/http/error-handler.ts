@@ -9,18 +9,70 @@ export const ENVELOPE_LOCAL = 'envelopeResponse';
 /** Set when the request time limit has answered for a handler that is still running. */
 export const TIMED_OUT_LOCAL = 'requestTimedOut';
 
-/** Seconds a client is asked to wait after the database refused work for overload. */
+/** Seconds a client is asked to wait after the database refused work for overload or was unreachable. */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 5;
 
 /**
- * The database is overloaded, not the request wrong: no pool connection came free in time
- * (knex's KnexTimeoutError) or the server stopped a statement at its time limit (MariaDB
- * `max_statement_time`: 1969; MySQL `max_execution_time`: 3024).
+ * What Node and mysql2 put in `code` when the database cannot be reached or dropped the
+ * connection. mysql2 marks each of them `fatal` (the connection is gone) and raises it as it is,
+ * on the pool's connect or on the statement (knex adds only the SQL to the message); the `fatal`
+ * mark keeps a client that hung up on a download (also EPIPE, ECONNRESET) out of this.
  */
-function databaseOverload(err: unknown): string | undefined {
-  const e = err as { name?: string; errno?: number } | undefined;
-  if (e?.name === 'KnexTimeoutError') return 'no database connection came free in time';
-  if (e?.errno === 1969 || e?.errno === 3024) return 'the database stopped the statement at its time limit';
+const CONNECTION_FAILURE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+]);
+
+/**
+ * Server error numbers with the same meaning: shutting down (1053), this connection killed
+ * (MariaDB 1927), and "gone away" / "lost connection" (2006, 2013), which a proxy in front of
+ * the server may send as an error packet. Not lock-wait timeouts and deadlocks (1205, 1213):
+ * those are contention of one operation, which the member service retries and maps itself.
+ */
+const CONNECTION_FAILURE_ERRNOS = new Set([1053, 1927, 2006, 2013]);
+
+interface DatabaseRefusal {
+  /** What the client reads. */
+  message: string;
+  /** What the warn line says about the cause. */
+  reason: string;
+}
+
+const OVERLOADED = 'The database is overloaded; try again shortly';
+const UNREACHABLE = 'The database is unavailable; try again shortly';
+
+type DriverError = { name?: string; code?: unknown; errno?: unknown; fatal?: unknown; cause?: unknown };
+
+function refusalOf(e: DriverError): DatabaseRefusal | undefined {
+  if (e.name === 'KnexTimeoutError') return { message: OVERLOADED, reason: 'no database connection came free in time' };
+  // MariaDB max_statement_time: 1969; MySQL max_execution_time: 3024.
+  if (e.errno === 1969 || e.errno === 3024) return { message: OVERLOADED, reason: 'the database stopped the statement at its time limit' };
+  if (e.errno === 1040) return { message: OVERLOADED, reason: 'the database has no connection left (1040 too many connections)' };
+  if (e.fatal === true && typeof e.code === 'string' && CONNECTION_FAILURE_CODES.has(e.code))
+    return { message: UNREACHABLE, reason: `the database is unreachable or dropped the connection (${e.code})` };
+  if (typeof e.errno === 'number' && CONNECTION_FAILURE_ERRNOS.has(e.errno))
+    return { message: UNREACHABLE, reason: `the database is unreachable or dropped the connection (${String(e.code ?? e.errno)})` };
+  return undefined;
+}
+
+/**
+ * The database, not the request, is why it failed: overloaded (no pool connection came free in
+ * time, a statement stopped at its time limit, no connection slot left) or unreachable (refused,
+ * reset, lost, shutting down). A driver error wrapped as another error's `cause` counts too.
+ */
+function databaseRefusal(err: unknown): DatabaseRefusal | undefined {
+  let e = err as DriverError | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const refusal = refusalOf(e);
+    if (refusal) return refusal;
+    e = e.cause as DriverError | undefined;
+  }
   return undefined;
 }
 
@@ -28,9 +80,10 @@ function databaseOverload(err: unknown): string | undefined {
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; name?: string; code?: string; status?: number; inner?: { name?: string } };
-  if (databaseOverload(err))
+  const refusal = databaseRefusal(err);
+  if (refusal)
     return new AppError('UNAVAILABLE', {
-      message: 'The database is overloaded; try again shortly',
+      message: refusal.message,
       cause: err,
       isOperational: true,
       retryAfterSeconds: OVERLOAD_RETRY_AFTER_SECONDS,
@@ -91,13 +144,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const appError = toAppError(err);
     if (appError.isOperational) {
-      const overload = databaseOverload(err);
+      const refusal = databaseRefusal(err);
       logger.warn('request refused', {
         code: appError.code,
         message: appError.message,
         path: req.path,
         errors: appError.errors,
-        ...(overload ? { reason: overload } : {}),
+        ...(refusal ? { reason: refusal.reason } : {}),
       });
     } else {
       const cause = (appError.cause ?? err) as Error;

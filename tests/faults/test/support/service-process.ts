@@ -93,6 +93,8 @@ export interface Answer {
   status: number;
   body: unknown;
   ms: number;
+  /** The Retry-After header of the answer, if any. */
+  retryAfter?: string;
   error?: string;
 }
 
@@ -106,7 +108,8 @@ export async function timedRequest(url: string, init: RequestInit = {}, limitMs 
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(limitMs) });
     const type = res.headers.get('content-type') ?? '';
     const body: unknown = type.includes('json') ? await res.json() : { bytes: (await res.arrayBuffer()).byteLength, contentType: type };
-    return { status: res.status, body, ms: performance.now() - t0 };
+    const retryAfter = res.headers.get('retry-after');
+    return { status: res.status, body, ms: performance.now() - t0, ...(retryAfter === null ? {} : { retryAfter }) };
   } catch (err) {
     const e = err as Error & { cause?: Error };
     return { status: 0, body: undefined, ms: performance.now() - t0, error: e.cause?.message ?? e.message };
