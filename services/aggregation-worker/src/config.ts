@@ -13,7 +13,7 @@ export const workerConfigSchema = {
   QUEUE_DASHBOARD_PASSWORD: Type.Optional(Type.String({ minLength: 8, description: 'password of the queue dashboard (HTTP basic auth)' })),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 32, default: 2, description: 'aggregation jobs one worker process runs at once' }),
   AGG_SCHEDULES: Flag(true, 'register the daily, hourly and reconciliation job schedulers at start'),
-  AGG_DAILY_CRON: Cron('0 9 * * *', 'when the four daily aggregates are built for the previous local day (platform zone)'),
+  AGG_DAILY_CRON: Cron('0 9 * * *', 'when the daily aggregates (the four lists and the period rollups) are built for the previous local day (platform zone)'),
   AGG_HOURLY_CRON: Cron('5 * * * *', 'when the inflow hour just ended is built, missing hours caught up and late data looked for'),
   AGG_RECONCILE: Flag(true, 'compare the daily aggregates with the source events every night and rebuild days that differ'),
   AGG_RECONCILE_CRON: Cron('0 3 * * *', 'when the nightly reconciliation runs (platform zone)'),

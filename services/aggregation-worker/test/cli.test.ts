@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { AGGREGATE_KINDS } from '@bo/contracts';
 import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
 import { aggregateMigrations } from '../src/migrations/index.ts';
@@ -52,7 +53,7 @@ describe('aggregate CLI', () => {
     try {
       const { code, output } = await runCli('--kind', 'all', '--from', '2026-06-01', '--to', '2026-06-01');
       expect(code, output).to.equal(1);
-      expect(output).to.include('1 of 5 aggregation job(s) did not complete');
+      expect(output).to.include(`1 of ${AGGREGATE_KINDS.length} aggregation job(s) did not complete`);
       expect(output).to.match(/payway 2026-06-01 \(job build-payway-2026-06-01\): .*ord/);
       expect(output).not.to.match(/category 2026-06-01 \(job/);
     } finally {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { AGGREGATE_KINDS } from '@bo/contracts';
 import request from 'supertest';
 import type { Express } from 'express';
 import { boSourceMigrations } from '@bo/db';
@@ -82,7 +83,7 @@ describe('queue dashboard', () => {
     expect(res.status).to.equal(202);
     const jobs = await env.queues.build.getJobs(['waiting']);
     const ids = jobs.map((j) => j.id).sort();
-    expect(ids).to.have.length(10);
+    expect(ids).to.have.length(2 * AGGREGATE_KINDS.length);
     expect(ids).to.include.members(['build-category-2026-04-30', 'build-inflow-2026-05-01', 'build-entr-2026-05-01']);
     expect(ids.every((id) => !id!.includes(':'))).to.equal(true);
     expect((await env.queues.build.getJob('build-goods-2026-05-01'))?.data).to.deep.equal({ kind: 'goods', day: '2026-05-01', requestedBy: 'dashboard' });
@@ -93,7 +94,7 @@ describe('queue dashboard', () => {
     const res = await request(app).post('/admin/rerun').set('Authorization', OPS).type('form').send({ kind: 'payway', from: '2026-04-30', to: '2026-04-30' });
     expect(res.status).to.equal(202);
     expect(res.text).to.include('already queued or running');
-    expect(await env.queues.build.getJobCountByTypes('waiting')).to.equal(10);
+    expect(await env.queues.build.getJobCountByTypes('waiting')).to.equal(2 * AGGREGATE_KINDS.length);
   });
 
   for (const [label, form, field, message] of [

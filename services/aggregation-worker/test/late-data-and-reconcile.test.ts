@@ -6,10 +6,13 @@ import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
 import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, expectedInflow, storedRows } from './helpers/expected.ts';
+import { expectedInflowRollups, expectedPeriod, storedInflowRollups, storedPeriod } from './helpers/expected-period.ts';
 import { capturingLogger, createTestQueues, startTestWorkers, waitFor, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01'];
 const DAILY = ['category', 'payway', 'goods', 'entr'] as const;
+/** Every kind the ord_stat_evt high-water mark watches: the lists and the period rollups. */
+const EVENT_KINDS = [...DAILY, 'period'] as const;
 // 10:00 in Seoul on 2 May: the three days are in the reconciliation window.
 const NOW = new Date('2026-05-02T01:00:00Z');
 
@@ -36,7 +39,7 @@ describe('late data and nightly reconciliation', () => {
     data = generateSourceData(777, DAYS);
     await insertSourceData(db.knex, data);
     for (const day of DAYS) {
-      for (const kind of [...DAILY, 'inflow'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'schedule' });
+      for (const kind of [...EVENT_KINDS, 'inflow'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'schedule' });
     }
     env = createTestQueues('late');
     workers = startTestWorkers(env, db.knex);
@@ -53,7 +56,7 @@ describe('late data and nightly reconciliation', () => {
     expect(await lateRuns()).to.deep.equal([]);
   });
 
-  it('when an event arrives for an already built day, then the next run rebuilds that day for the four kinds, and only once', async () => {
+  it('when an event arrives for an already built day, then the next run rebuilds that day for every daily kind, and only once', async () => {
     const g = data.goods[0]!;
     const o = data.ords[0]!;
     const late: EvtRow = { ord_no: o.ord_no, ord_goods_seq: 9, site_no: o.site_no, goods_no: g.goods_no, agrt_gb_cd: '02', evt_gb_cd: '20', evt_dtm: '2026-04-30 23:59:59', qty: 2, amt: 77000, dc_amt_2nd: 500, dc_amt_3rd: 0 };
@@ -63,9 +66,10 @@ describe('late data and nightly reconciliation', () => {
     data.events.push(late, unbuilt);
 
     const queued = await lateRuns();
-    expect(queued.map((q) => q.jobId).sort()).to.deep.equal(DAILY.map((k) => `build-${k}-2026-04-30`).sort());
+    expect(queued.map((q) => q.jobId).sort()).to.deep.equal(EVENT_KINDS.map((k) => `build-${k}-2026-04-30`).sort());
     await waitForJobs(env.queues.build, queued.map((q) => q.jobId));
     for (const kind of DAILY) expect(await storedRows(db.knex, kind, '2026-04-30')).to.deep.equal(expectedDaily(data, kind, '2026-04-30'));
+    expect(await storedPeriod(db.knex, '2026-04-30')).to.deep.equal(expectedPeriod(data, '2026-04-30'));
     const highest = Math.max(...(await db.knex('ord_stat_evt').pluck('evt_no')).map(Number));
     expect(await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first(), 'the mark moved past the late event').to.include({
       last_no: highest,
@@ -94,13 +98,14 @@ describe('late data and nightly reconciliation', () => {
     data.events.push(late);
 
     const queued = await lateRuns();
-    expect(queued.map((q) => q.jobId).sort()).to.deep.equal(DAILY.map((k) => `build-${k}-${day}`).sort());
+    expect(queued.map((q) => q.jobId).sort()).to.deep.equal(EVENT_KINDS.map((k) => `build-${k}-${day}`).sort());
     expect((await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()).last_no, 'the mark waits').to.equal(markBefore);
 
     release();
     await holder;
     await waitForJobs(env.queues.build, queued.map((q) => q.jobId));
     for (const kind of DAILY) expect(await storedRows(db.knex, kind, day)).to.deep.equal(expectedDaily(data, kind, day));
+    expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day));
     // The running build may or may not have seen the late row; the next runs settle it and then stop.
     const again = await lateRuns();
     expect([[], [`build-category-${day}`]]).to.deep.include(again.map((q) => q.jobId));
@@ -117,6 +122,7 @@ describe('late data and nightly reconciliation', () => {
     expect(queued.map((q) => q.jobId)).to.deep.equal(['build-inflow-2026-05-01-h13']);
     await waitForJobs(env.queues.build, ['build-inflow-2026-05-01-h13']);
     expect(await storedRows(db.knex, 'inflow', '2026-05-01')).to.deep.equal(expectedInflow(data, '2026-05-01'));
+    expect(await storedInflowRollups(db.knex, '2026-05-01')).to.deep.equal(expectedInflowRollups(data, '2026-05-01'));
   });
 
   it('when every built day matches its events, then the reconciliation queues nothing and warns of nothing', async () => {

@@ -5,6 +5,7 @@ import { aggregateMigrations } from '../src/migrations/index.ts';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, expectedInflow, storedRows, type DailyKindName } from './helpers/expected.ts';
+import { expectedPeriod, storedPeriod } from './helpers/expected-period.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
 const DAILY: DailyKindName[] = ['category', 'payway', 'goods', 'entr'];
@@ -62,10 +63,13 @@ describe('rebuildAggregate', () => {
 
   it('when every kind and day is built at once (as parallel workers do), then none deadlocks and every day is right', async () => {
     await Promise.all(
-      DAYS.flatMap((day) => [...DAILY, 'inflow' as const].flatMap((kind) => [1, 2].map(() => rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' })))),
+      DAYS.flatMap((day) =>
+        [...DAILY, 'period' as const, 'inflow' as const].flatMap((kind) => [1, 2].map(() => rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' }))),
+      ),
     );
     for (const day of DAYS) {
       for (const kind of DAILY) expect(await storedRows(db.knex, kind, day), `${kind} ${day}`).to.deep.equal(expectedDaily(data, kind, day));
+      expect(await storedPeriod(db.knex, day), `period ${day}`).to.deep.equal(expectedPeriod(data, day));
       expect(await storedRows(db.knex, 'inflow', day)).to.deep.equal(expectedInflow(data, day));
     }
   });

@@ -74,10 +74,10 @@ describe('schedules', () => {
     expect(run.timestamp + run.delay).to.equal(nextUtcMidnight);
   });
 
-  it('when the daily run resolves its day at 08:30 Seoul on 1 May (23:30 UTC on 30 April), then it queues the four daily kinds for 30 April', async () => {
+  it('when the daily run resolves its day at 08:30 Seoul on 1 May (23:30 UTC on 30 April), then it queues every daily kind for 30 April', async () => {
     const result = await runScheduled('daily', deps(new Date('2026-04-30T23:30:00Z')));
     expect(result.queued.map((q) => q.jobId).sort()).to.deep.equal(
-      ['build-category-2026-04-30', 'build-entr-2026-04-30', 'build-goods-2026-04-30', 'build-payway-2026-04-30'],
+      ['build-category-2026-04-30', 'build-entr-2026-04-30', 'build-goods-2026-04-30', 'build-payway-2026-04-30', 'build-period-2026-04-30'],
     );
     const job = await env.queues.build.getJob('build-payway-2026-04-30');
     expect(job?.data).to.deep.equal({ kind: 'payway', day: '2026-04-30', requestedBy: 'schedule' });

@@ -15,6 +15,7 @@ import {
   type Db,
 } from './repository.ts';
 import { addDayToMonth, takeDayFromMonth } from './month-rollup.ts';
+import { lockDay, rebuildInflowRollups, replacePeriodDay, snapshotNewGoods } from './period-repository.ts';
 
 export interface RebuildResult {
   kind: AggregateKind;
@@ -54,25 +55,32 @@ function checkJob(job: Pick<AggregateJobData, 'kind' | 'day' | 'hour'>): void {
   }
 }
 
-async function buildDaily(trx: Db, kind: DailyKind, day: string, builtAt: string): Promise<number> {
+async function buildDaily(trx: Db, kind: DailyKind | 'period', day: string, builtAt: string): Promise<number> {
   const range = dayRange(day);
   // Read before the build: an event committed meanwhile may be in the rows yet above the
   // mark, which costs one needless rebuild at worst, never a missed one.
   const builtMaxNo = await maxEventNoIn(trx, range);
-  const taken = await takeDayFromMonth(trx, kind, day);
-  await deleteDailyRows(trx, kind, day);
-  const rows = await insertDailyRows(trx, kind, day, range);
-  await addDayToMonth(trx, kind, day, taken);
+  let rows: number;
+  if (kind === 'period') rows = await replacePeriodDay(trx, day, range);
+  else {
+    const taken = await takeDayFromMonth(trx, kind, day);
+    await deleteDailyRows(trx, kind, day);
+    rows = await insertDailyRows(trx, kind, day, range);
+    await addDayToMonth(trx, kind, day, taken);
+  }
   await upsertDayStatus(trx, [{ kind, day, hour: -1, builtMaxNo, rows, builtAt }]);
   return rows;
 }
 
 /** One hour, or all 24 hours of the day when `hour` is absent; the status is kept per hour. */
 async function buildInflow(trx: Db, day: string, hour: number | undefined, builtAt: string): Promise<number> {
+  // First: the day-level inflow rollup below is rewritten from every hour of the day.
+  await lockDay(trx, 'inflow', day);
   const range = hour === undefined ? dayRange(day) : hourRange(day, hour);
   const maxPerHour = await maxLogNoPerHour(trx, range);
   await deleteInflowRows(trx, day, hour);
   const rows = await insertInflowRows(trx, day, range);
+  await rebuildInflowRollups(trx, day, hour);
   const rowsPerHour = await inflowRowsPerHour(trx, day);
   const hours = hour === undefined ? Array.from({ length: 24 }, (_, h) => h) : [hour];
   await upsertDayStatus(
@@ -98,6 +106,8 @@ export async function rebuildAggregate(
   const now = options.now ?? (() => new Date());
   const runNo = await insertRunLog(knex, { ...job, startedAt: platformNowMillis(timeZone, now()) });
   try {
+    // Outside the build's transaction: the snapshot only grows, and its row locks stay short.
+    if (job.kind === 'period' || job.kind === 'inflow') await snapshotNewGoods(knex);
     const rows = await knex.transaction(async (trx) => {
       const builtAt = platformNowMillis(timeZone, now());
       const written =

@@ -6,7 +6,8 @@ import type { AggregateKind } from '@bo/contracts';
  * event time so the `evt_dtm` / `inflow_dtm` indexes are used (never `DATE(col)` in WHERE).
  */
 
-export type DailyKind = Exclude<AggregateKind, 'inflow'>;
+/** The daily kinds of one `INSERT … SELECT` each (`period` writes two rollups: period-repository.ts). */
+export type DailyKind = Exclude<AggregateKind, 'inflow' | 'period'>;
 export type Db = Knex | Knex.Transaction;
 
 interface DailyShape {
@@ -40,7 +41,9 @@ const MEASURES: [column: MeasureColumn, expr: string][] = [
   ['dc_amt_3rd', "SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_3rd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_3rd ELSE 0 END)"],
 ];
 export const MEASURE_COLUMNS = MEASURES.map(([column]) => column);
-const MEASURE_EXPRS = MEASURES.map(([, expr]) => expr).join(', ');
+/** The sums of MEASURE_COLUMNS, in that order, over events `e`; and the same named after their columns. */
+export const MEASURE_EXPRS = MEASURES.map(([, expr]) => expr).join(', ');
+export const MEASURE_SELECT = MEASURES.map(([column, expr]) => `${expr} AS ${column}`).join(', ');
 
 const joinsOf = (shape: DailyShape) =>
   `JOIN goods g ON g.goods_no = e.goods_no${shape.joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;

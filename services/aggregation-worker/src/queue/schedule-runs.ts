@@ -37,7 +37,7 @@ async function queue(deps: ScheduleRunDeps, targets: BuildTarget[], requestedBy:
   return enqueued.every((e) => !e.collapsedIntoRunning);
 }
 
-/** 09:00: the previous local day for the four daily kinds, plus days the look-back finds unbuilt. */
+/** 09:00: the previous local day for every daily kind, plus days the look-back finds unbuilt. */
 async function daily(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   const now = deps.now();
   const day = previousLocalDay(deps.timeZone, now);

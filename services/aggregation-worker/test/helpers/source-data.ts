@@ -6,6 +6,7 @@ export interface GoodsRow {
   entr_no: string;
   std_ctg_no: string;
   md_id: string | null;
+  brand_no: string | null;
 }
 export interface OrdRow {
   ord_no: string;
@@ -65,6 +66,8 @@ export function generateSourceData(seed: number, days: string[], size = { goods:
     entr_no: r.pick(['E001', 'E002', 'E003']),
     std_ctg_no: r.pick(['C100', 'C110', 'C200']),
     md_id: r.pick(['md.kim', 'md.lee', null]),
+    // From the index, not the generator: the draws (and so every other row) stay as they were.
+    brand_no: i % 3 === 0 ? null : `B${i % 2}`,
   }));
   const ords: OrdRow[] = [];
   const events: EvtRow[] = [];

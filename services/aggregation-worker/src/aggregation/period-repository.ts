@@ -1,0 +1,175 @@
+import { ALL_GOODS_DIM, GOODS_DIMENSIONS } from '@bo/contracts';
+import { AGRT_GBS, MEASURE_COLUMNS, MEASURE_EXPRS, MEASURE_SELECT, type Db, type MeasureColumn } from './repository.ts';
+
+/**
+ * The SQL of the period rollups (migration 0102): what the period and hourly status reports read
+ * instead of raw events (kind `period`) and instead of the goods-level inflow aggregate (written
+ * by every inflow build).
+ *
+ * Goods are filed under the attributes `agg_goods_dim` recorded when the goods was first seen;
+ * those rows are never updated, so every built day files a goods under the same attributes and
+ * the reader can correct exactly for the few goods whose attributes changed since. A goods
+ * without a snapshot row is filed under `all` only (the reader adds it where it belongs). One
+ * that appears between a build's snapshot insert and its filing is filed under `all` only yet
+ * has a snapshot row afterwards: the reconciliation, which files the same way, finds that day.
+ */
+
+const DIMS_TABLE = `(SELECT '${ALL_GOODS_DIM}' AS dim_cd${GOODS_DIMENSIONS.map((d) => ` UNION ALL SELECT '${d.dimCd}'`).join('')})`;
+
+/** The value a row of snapshot `s` is filed under for dimension `x.dim_cd`; NULL = not filed. */
+const DIM_VALUE = `CASE x.dim_cd WHEN '${ALL_GOODS_DIM}' THEN ''${GOODS_DIMENSIONS.map((d) => ` WHEN '${d.dimCd}' THEN s.${d.column}`).join('')} END`;
+
+/** Joins giving a row with goods number `${alias}.goods_no` its dimensions `x` and their values. */
+const dimJoins = (alias: string) =>
+  `LEFT JOIN agg_goods_dim s ON s.goods_no = ${alias}.goods_no JOIN ${DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
+
+/** Record the attributes of every goods the snapshot does not hold yet (first seen wins; never updated). */
+export async function snapshotNewGoods(db: Db): Promise<void> {
+  await db.raw(
+    `INSERT IGNORE INTO agg_goods_dim (goods_no, std_ctg_no, entr_no, brand_no, md_id)
+     SELECT g.goods_no, g.std_ctg_no, g.entr_no, g.brand_no, g.md_id
+     FROM goods g LEFT JOIN agg_goods_dim s ON s.goods_no = g.goods_no
+     WHERE s.goods_no IS NULL ORDER BY g.goods_no`,
+  );
+}
+
+/**
+ * Hold the (kind, day) row lock until the transaction ends: builds that rewrite a rollup shared
+ * with other builds (a day of hourly builds, a month of day builds) take turns instead of
+ * overwriting each other's view of it. `day` may be a month's first day.
+ */
+export async function lockDay(db: Db, kind: string, day: string): Promise<void> {
+  await db.raw('INSERT INTO agg_day_lock (kind, agrt_dt) VALUES (?, ?) ON DUPLICATE KEY UPDATE agrt_dt = VALUES(agrt_dt)', [kind, day]);
+}
+
+const monthOf = (day: string): string => `${day.slice(0, 7)}-01`;
+
+/** A daily dimension rollup and its monthly one (same keys; the month carries `day_cnt`). */
+interface DimRollup {
+  daily: string;
+  monthly: string;
+  keys: string[];
+  sums: string[];
+}
+const EVENT_DIMS: DimRollup = { daily: 'agg_dim_daily', monthly: 'agg_dim_monthly', keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no'], sums: MEASURE_COLUMNS };
+const INFLOW_DIMS: DimRollup = { daily: 'agg_inflow_dim_daily', monthly: 'agg_inflow_dim_monthly', keys: ['dim_cd', 'dim_val', 'site_no'], sums: ['inf_cnt'] };
+
+/**
+ * Add (`sign` 1) or take away (-1) the day's daily rows to or from its month's rows, creating
+ * missing ones; rows are read in key order so month rows lock in one order. The caller holds the
+ * month's lock. Returns the rows affected (0 when the day has none).
+ */
+async function applyDayToMonth(db: Db, r: DimRollup, day: string, sign: 1 | -1): Promise<number> {
+  const sums = [...r.sums, 'day_cnt'];
+  const [result] = await db.raw(
+    `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...sums].join(', ')})
+     SELECT ${r.keys.map((k) => `d.${k}`).join(', ')}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
+     FROM ${r.daily} d WHERE d.agrt_dt = ? ORDER BY ${r.keys.map((k) => `d.${k}`).join(', ')}
+     ON DUPLICATE KEY UPDATE ${sums.map((c) => `${r.monthly}.${c} = ${r.monthly}.${c} + VALUES(${c})`).join(', ')}`,
+    [monthOf(day), day],
+  );
+  return (result as { affectedRows: number }).affectedRows;
+}
+
+/** Replace one day of a dimension rollup, keeping its month equal to the sum of its days. */
+async function replaceDimDay(db: Db, r: DimRollup, lockKind: string, day: string, insert: () => Promise<number>): Promise<number> {
+  await lockDay(db, lockKind, monthOf(day));
+  const taken = await applyDayToMonth(db, r, day, -1);
+  await db(r.daily).where({ agrt_dt: day }).delete();
+  const rows = await insert();
+  await applyDayToMonth(db, r, day, 1);
+  // Only a rebuild can leave a key without days (a first build took nothing out).
+  if (taken > 0) await db(r.monthly).where({ agrt_mon: monthOf(day), day_cnt: 0 }).delete();
+  return rows;
+}
+
+// ---- kind `period`: events per (hour, site) and per (dimension, day or month, site) ----------
+
+const MEASURE_LIST = MEASURE_COLUMNS.join(', ');
+const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?';
+
+/** Replace the rollups of one day with sums of its events; returns the daily rows written. */
+export async function replacePeriodDay(db: Db, day: string, [from, to]: [string, string]): Promise<number> {
+  const dims = await replaceDimDay(db, EVENT_DIMS, 'period-month', day, async () => {
+    const [result] = await db.raw(
+      `INSERT INTO agg_dim_daily (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
+       SELECT e.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, e.site_no, ${MEASURE_EXPRS}
+       FROM ord_stat_evt e ${dimJoins('e')}
+       WHERE ${EVENTS_OF_DAY}
+       GROUP BY e.agrt_gb_cd, x.dim_cd, dim_val, e.site_no`,
+      [day, ...AGRT_GBS, from, to],
+    );
+    return (result as { affectedRows: number }).affectedRows;
+  });
+  await db('agg_site_hourly').whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
+  const [hourly] = await db.raw(
+    `INSERT INTO agg_site_hourly (agrt_gb_cd, agrt_dt, agrt_hour, site_no, ${MEASURE_LIST})
+     SELECT e.agrt_gb_cd, ?, HOUR(e.evt_dtm), e.site_no, ${MEASURE_EXPRS}
+     FROM ord_stat_evt e WHERE ${EVENTS_OF_DAY}
+     GROUP BY e.agrt_gb_cd, HOUR(e.evt_dtm), e.site_no`,
+    [day, ...AGRT_GBS, from, to],
+  );
+  return dims + (hourly as { affectedRows: number }).affectedRows;
+}
+
+// ---- inflow rollups: rewritten by every inflow build, inside its transaction -----------------
+
+/**
+ * After an inflow build wrote `agg_inflow_hourly` for `day` (one `hour`, or all): the site rows
+ * of those hours, and the day's dimension rows from every hour of the day (the caller holds the
+ * day's lock, so builds of other hours of the day wait for this one).
+ */
+export async function rebuildInflowRollups(db: Db, day: string, hour: number | undefined): Promise<void> {
+  const site = db('agg_inflow_site_hourly').where({ agrt_dt: day });
+  if (hour !== undefined) site.andWhere({ agrt_hour: hour });
+  await site.delete();
+  await db.raw(
+    `INSERT INTO agg_inflow_site_hourly (agrt_dt, agrt_hour, site_no, inf_cnt)
+     SELECT i.agrt_dt, i.agrt_hour, i.site_no, SUM(i.inf_cnt) FROM agg_inflow_hourly i
+     WHERE i.agrt_dt = ?${hour !== undefined ? ' AND i.agrt_hour = ?' : ''}
+     GROUP BY i.agrt_dt, i.agrt_hour, i.site_no`,
+    hour !== undefined ? [day, hour] : [day],
+  );
+  await replaceDimDay(db, INFLOW_DIMS, 'inflow-month', day, async () => {
+    const [result] = await db.raw(
+      `INSERT INTO agg_inflow_dim_daily (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
+       SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.site_no, SUM(i.inf_cnt)
+       FROM agg_inflow_hourly i ${dimJoins('i')}
+       WHERE i.agrt_dt = ?
+       GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.site_no`,
+      [day],
+    );
+    return (result as { affectedRows: number }).affectedRows;
+  });
+}
+
+// ---- reconciliation -------------------------------------------------------------------------
+
+/** Totals of one agrtGb and one part: `hourly` (agg_site_hourly) or a dimension of agg_dim_daily. */
+export type PartTotals = { agrt_gb_cd: string; part: string } & Record<MeasureColumn, number>;
+
+const SUMMED = MEASURE_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
+
+/** What one day's rollups should hold, summed straight from its events with the same filing. */
+export async function periodSourceTotals(db: Db, [from, to]: [string, string]): Promise<PartTotals[]> {
+  const [hourly] = await db.raw(
+    `SELECT e.agrt_gb_cd, 'hourly' AS part, ${MEASURE_SELECT} FROM ord_stat_evt e WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd`,
+    [...AGRT_GBS, from, to],
+  );
+  const [dims] = await db.raw(
+    `SELECT e.agrt_gb_cd, x.dim_cd AS part, ${MEASURE_SELECT} FROM ord_stat_evt e ${dimJoins('e')}
+     WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, x.dim_cd`,
+    [...AGRT_GBS, from, to],
+  );
+  return [...(hourly as PartTotals[]), ...(dims as PartTotals[])];
+}
+
+/** What one built day's rollups hold. */
+export async function periodAggregateTotals(db: Db, day: string): Promise<PartTotals[]> {
+  const [hourly] = await db.raw(
+    `SELECT agrt_gb_cd, 'hourly' AS part, ${SUMMED} FROM agg_site_hourly WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ? GROUP BY agrt_gb_cd`,
+    [...AGRT_GBS, day],
+  );
+  const [dims] = await db.raw(`SELECT agrt_gb_cd, dim_cd AS part, ${SUMMED} FROM agg_dim_daily WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`, [day]);
+  return [...(hourly as PartTotals[]), ...(dims as PartTotals[])];
+}

@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import { boSourceMigrations } from '@bo/db';
+import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { aggregateMigrations } from '../src/migrations/index.ts';
+import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
+import { reconcileDays } from '../src/aggregation/reconcile.ts';
+import { replacePeriodDay } from '../src/aggregation/period-repository.ts';
+import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
+import {
+  expectedInflowRollups,
+  expectedPeriod,
+  monthsOf,
+  storedInflowRollups,
+  storedMonths,
+  storedPeriod,
+  type FiledAs,
+} from './helpers/expected-period.ts';
+
+const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
+
+describe('period rollups: kind period and the inflow rollups', () => {
+  let db: TestDatabase;
+  let data: SourceData;
+  /** The attributes the snapshot files each goods under (the goods as first seen). */
+  let filedAs: FiledAs;
+
+  const build = (kind: 'period' | 'inflow', day: string, hour?: number) =>
+    rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli', ...(hour !== undefined ? { hour } : {}) });
+  const expectedMonths = () => monthsOf(DAYS.flatMap((day) => expectedPeriod(data, day, filedAs).dims));
+
+  before(async () => {
+    db = await createTestDatabase('agg_period', [...boSourceMigrations, ...aggregateMigrations]);
+    data = generateSourceData(20260430, DAYS);
+    await insertSourceData(db.knex, data);
+    filedAs = new Map(data.goods.map((g) => [g.goods_no, { ...g }]));
+  });
+  after(async () => db?.drop());
+
+  it('when period is built for each day across the month end, then the hourly and dimension rows equal the sums of the events, and each month sums its days', async () => {
+    for (const day of DAYS) {
+      const res = await build('period', day);
+      const expected = expectedPeriod(data, day, filedAs);
+      expect(expected.hourly.length, `events on ${day}`).to.be.greaterThan(0);
+      expect(await storedPeriod(db.knex, day), day).to.deep.equal(expected);
+      expect(res.rows).to.equal(expected.hourly.length + expected.dims.length);
+    }
+    const dims = new Set(DAYS.flatMap((day) => expectedPeriod(data, day).dims.map((r) => r.dim_cd)));
+    expect([...dims].sort(), 'every dimension has rows').to.deep.equal(['all', 'brand', 'ctg', 'entr', 'md']);
+    expect(await storedMonths(db.knex, 'events')).to.deep.equal(expectedMonths());
+    const status = await db.knex('agg_day_status').where({ kind: 'period' }).pluck('agrt_dt');
+    expect(status.sort()).to.deep.equal(DAYS);
+  });
+
+  it('when a built day is rebuilt after its events changed, then its month takes the old rows out and the new in, and a key left without days leaves the month', async () => {
+    const day = DAYS[1]!;
+    const goods = { goods_no: 'GNEW', entr_no: 'E999', std_ctg_no: 'C999', md_id: 'md.new', brand_no: 'B9' };
+    await db.knex('goods').insert({ ...goods, goods_nm: 'new goods', sale_stat_cd: '10', goods_reg_dtm: '2026-04-01 00:00:00' });
+    data.goods.push(goods);
+    filedAs.set(goods.goods_no, goods);
+    const event: EvtRow = { ord_no: data.ords[0]!.ord_no, ord_goods_seq: 99, site_no: '10', goods_no: 'GNEW', agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: `${day} 12:00:00`, qty: 3, amt: 9000, dc_amt_2nd: 300, dc_amt_3rd: 0 };
+    await db.knex('ord_stat_evt').insert(event);
+    data.events.push(event);
+    await build('period', day);
+    expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day, filedAs));
+    const months = await storedMonths(db.knex, 'events');
+    expect(months).to.deep.equal(expectedMonths());
+    expect(months.filter((r) => r.dim_val === 'C999').map((r) => r.day_cnt)).to.deep.equal([1]);
+
+    await db.knex('ord_stat_evt').where({ goods_no: 'GNEW' }).delete();
+    data.events.splice(data.events.indexOf(event), 1);
+    await build('period', day);
+    expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day, filedAs));
+    const after = await storedMonths(db.knex, 'events');
+    expect(after).to.deep.equal(expectedMonths());
+    expect(after.filter((r) => ['C999', 'E999', 'B9', 'md.new'].includes(String(r.dim_val))), 'no row of a key without days').to.deep.equal([]);
+  });
+
+  it('when goods change attributes after they were first filed, then later builds file them as before, and a goods first seen later as it is then', async () => {
+    const moved = data.goods.find((g) => g.md_id && g.brand_no)!;
+    await db.knex('goods').where({ goods_no: moved.goods_no }).update({ std_ctg_no: 'C777', entr_no: 'E777', brand_no: null, md_id: 'md.other' });
+    Object.assign(moved, { std_ctg_no: 'C777', entr_no: 'E777', brand_no: null, md_id: 'md.other' });
+    const late = { goods_no: 'GLATE', entr_no: 'E003', std_ctg_no: 'C200', md_id: null, brand_no: 'B1' };
+    await db.knex('goods').insert({ ...late, goods_nm: 'late goods', sale_stat_cd: '10', goods_reg_dtm: '2026-05-01 00:00:00' });
+    data.goods.push(late);
+    filedAs.set(late.goods_no, late);
+    const day = DAYS[2]!;
+    const events: EvtRow[] = [moved.goods_no, late.goods_no].map((goodsNo, i) => ({
+      ord_no: data.ords[1]!.ord_no, ord_goods_seq: 80 + i, site_no: '20', goods_no: goodsNo, agrt_gb_cd: '02', evt_gb_cd: '10',
+      evt_dtm: `${day} 08:15:00`, qty: 1, amt: 4000, dc_amt_2nd: 0, dc_amt_3rd: 100,
+    }));
+    await db.knex('ord_stat_evt').insert(events);
+    data.events.push(...events);
+    await build('period', day);
+
+    const stored = await storedPeriod(db.knex, day);
+    expect(stored).to.deep.equal(expectedPeriod(data, day, filedAs));
+    expect(stored.dims.some((r) => r.dim_val === 'C777'), 'not under the new category').to.equal(false);
+    expect(stored.dims.some((r) => r.dim_cd === 'brand' && r.dim_val === 'B1' && r.agrt_gb_cd === '02'), 'the late goods under its brand').to.equal(true);
+    expect(await db.knex('agg_goods_dim').where({ goods_no: moved.goods_no }).first('std_ctg_no', 'entr_no')).to.deep.equal({
+      std_ctg_no: filedAs.get(moved.goods_no)!.std_ctg_no,
+      entr_no: filedAs.get(moved.goods_no)!.entr_no,
+    });
+    expect(await storedMonths(db.knex, 'events')).to.deep.equal(expectedMonths());
+  });
+
+  it('when inflow is built per day and then one hour again, then the site and dimension rollups equal the page views, and each month sums its days', async () => {
+    for (const day of DAYS) {
+      await build('inflow', day);
+      expect(await storedInflowRollups(db.knex, day), day).to.deep.equal(expectedInflowRollups(data, day, filedAs));
+    }
+    const view = { goods_no: 'GLATE', site_no: '10', inflow_dtm: `${DAYS[1]} 00:30:00` };
+    await db.knex('goods_inflow_log').insert(view);
+    data.inflows.push(view);
+    await build('inflow', DAYS[1]!, 0);
+    expect(await storedInflowRollups(db.knex, DAYS[1]!)).to.deep.equal(expectedInflowRollups(data, DAYS[1]!, filedAs));
+    expect(await storedMonths(db.knex, 'inflow')).to.deep.equal(monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dims)));
+  });
+
+  it('when every period and inflow day is built at once, twice each, then none deadlocks and every rollup is right', async () => {
+    await Promise.all(DAYS.flatMap((day) => (['period', 'inflow'] as const).flatMap((kind) => [1, 2].map(() => build(kind, day)))));
+    for (const day of DAYS) {
+      expect(await storedPeriod(db.knex, day), day).to.deep.equal(expectedPeriod(data, day, filedAs));
+      expect(await storedInflowRollups(db.knex, day), day).to.deep.equal(expectedInflowRollups(data, day, filedAs));
+    }
+    expect(await storedMonths(db.knex, 'events')).to.deep.equal(expectedMonths());
+    expect(await storedMonths(db.knex, 'inflow')).to.deep.equal(monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dims)));
+  });
+
+  it('when a period day no longer equals its events, then the reconciliation finds that day, and its rebuild agrees again', async () => {
+    expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
+    const day = DAYS[3]!;
+    await db.knex('agg_dim_daily').where({ agrt_dt: day, dim_cd: 'ctg' }).limit(1).update({ ord_qty: db.knex.raw('ord_qty + 1') });
+    expect((await reconcileDays(db.knex, DAYS)).map((m) => [m.kind, m.day])).to.deep.equal([['period', day]]);
+    await build('period', day);
+    await db.knex('agg_site_hourly').where({ agrt_dt: DAYS[0] }).limit(1).delete();
+    expect((await reconcileDays(db.knex, DAYS)).map((m) => [m.kind, m.day])).to.deep.equal([['period', DAYS[0]]]);
+    await build('period', DAYS[0]!);
+    expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
+  });
+
+  it('when a goods was filed before it had a snapshot row, then the reconciliation finds the day once the row exists', async () => {
+    const day = DAYS[0]!;
+    const goodsNo = data.events.find((e) => e.evt_dtm.startsWith(day))!.goods_no;
+    const snapshot = await db.knex('agg_goods_dim').where({ goods_no: goodsNo }).first();
+    // As if the goods appeared between a build's snapshot insert and its filing.
+    await db.knex('agg_goods_dim').where({ goods_no: goodsNo }).delete();
+    await db.knex.transaction((trx) => replacePeriodDay(trx, day, [`${day} 00:00:00`, `${DAYS[1]} 00:00:00`]));
+    await db.knex('agg_goods_dim').insert(snapshot);
+    expect((await reconcileDays(db.knex, [day])).map((m) => [m.kind, m.day])).to.deep.equal([['period', day]]);
+    await build('period', day);
+    expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day, filedAs));
+    expect(await reconcileDays(db.knex, [day])).to.deep.equal([]);
+  });
+});
