@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { Knex } from '@bo/db';
 import { createServiceApp, type Logger } from '@bo/service-kit';
 import type { MemberConfig } from './config.ts';
-import { internalOnly } from './internal-only.ts';
+import { accessTokenRequired, internalOnly } from './internal-only.ts';
 import { mountStaffLimitRoutes } from './staff-limit/routes.ts';
 
 export const MEMBER_PREFIX = '/api/member';
@@ -21,7 +21,8 @@ export function createMemberApp(deps: MemberDeps): Express {
     prefix: MEMBER_PREFIX,
     logger: deps.logger,
     probes: { database: () => deps.knex.raw('SELECT 1') },
-    guards: [internalOnly(deps.config)],
+    networkGuards: [internalOnly(deps.config)],
+    guards: [accessTokenRequired(deps.config)],
     routes: (router) => mountStaffLimitRoutes(router, deps),
     // Called by servers, never by browsers: no CORS.
     hardening: { requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS },

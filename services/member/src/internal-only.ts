@@ -14,18 +14,31 @@ function carriesToken(authorization: string | undefined, token: string): boolean
 }
 
 /**
- * Spec 4.5 rule 6 and section 5: only internal servers may call the member service. The
- * caller's address (see `clientAddress`) must lie in INTERNAL_CIDRS and, when
- * MEMBER_ACCESS_TOKEN is set, the Authorization header must carry it (`Bearer <token>` or the
- * bare token). Both refusals answer a real 403 with the ErrorCode body.
+ * Spec 4.5 rule 6 and section 5: only internal servers may reach the member service. The
+ * caller's address (see `clientAddress`) must lie in INTERNAL_CIDRS, for everything but
+ * `/health` and `/ready` (probes): the operations, and also the metrics and the API docs, which
+ * describe the service to whoever can read them. A refusal answers a real 403 with the
+ * ErrorCode body.
  */
 export function internalOnly(config: MemberConfig): RequestHandler {
   const internal = parseCidrList(config.INTERNAL_CIDRS);
   const trusted = parseCidrList(config.TRUSTED_PROXIES);
-  const token = config.MEMBER_ACCESS_TOKEN;
   return (req, _res, next) => {
     const caller = clientAddress(req.socket.remoteAddress, req.get('x-forwarded-for'), trusted);
     if (!caller || !inRanges(caller, internal)) return next(new AppError('NOT_INTERNAL'));
+    next();
+  };
+}
+
+/**
+ * Spec section 5: the operations' Authorization header carries the access token. When
+ * MEMBER_ACCESS_TOKEN is set it must carry that token (`Bearer <token>` or the bare token), else
+ * a real 403. Operations only: a browser opening the Swagger UI or a metrics scraper on the
+ * internal network sends no such header.
+ */
+export function accessTokenRequired(config: MemberConfig): RequestHandler {
+  const token = config.MEMBER_ACCESS_TOKEN;
+  return (req, _res, next) => {
     if (token && !carriesToken(req.get('authorization'), token))
       return next(new AppError('FORBIDDEN', { message: 'The Authorization header must carry the member access token' }));
     next();

@@ -205,6 +205,79 @@ describe('member service: every operation refuses outside callers, forged X-Forw
   });
 });
 
+describe('member service: metrics and API docs for internal callers only, probes for anyone', () => {
+  const TOKEN = 'member-token-side-paths-0123456789';
+  let db: TestDatabase;
+  let member: MemberApp;
+  let server: RunningServer;
+  const get = (from: string, path: string, headers: Record<string, string> = {}) => sendFrom(server, from, { method: 'GET', path: `/api/member${path}`, headers });
+
+  /** What each path answers an internal caller: the metrics text, the OpenAPI JSON, the UI page. */
+  const SIDE_PATHS: { path: string; content: RegExp; check: (body: unknown) => void }[] = [
+    { path: '/metrics', content: /^text\/plain/, check: (body) => expect(String(body)).to.match(/^# HELP /m) },
+    { path: '/v3/api-docs', content: /^application\/json/, check: (body) => expect(body).to.include({ openapi: '3.1.0' }) },
+    { path: '/swagger-ui/', content: /^text\/html/, check: (body) => expect(String(body)).to.contain('swagger-ui') },
+    { path: '/swagger-ui/swagger-ui-init.js', content: /javascript/, check: (body) => expect(String(body)).to.contain('/v1/staff/dcLimIncDec') },
+  ];
+
+  before(async () => {
+    db = await createMemberDatabase('member_side_paths');
+    // The access token is set: it guards the operations, not these paths.
+    member = memberApp(db, { INTERNAL_CIDRS: '127.0.0.1/32,10.0.0.0/8', TRUSTED_PROXIES: `${PROXY}/32`, MEMBER_ACCESS_TOKEN: TOKEN });
+    server = await listening(member);
+  });
+  after(async () => {
+    await server?.close();
+    await member?.close();
+    await db?.drop();
+  });
+
+  for (const side of SIDE_PATHS) {
+    it(`when an outside caller asks for ${side.path}, directly, with a forged X-Forwarded-For or through the proxy, then 403 with the error body`, async () => {
+      for (const [from, headers] of [
+        [OUTSIDE, {}],
+        [OUTSIDE, { 'X-Forwarded-For': '10.0.0.1' }],
+        [OUTSIDE, { Authorization: `Bearer ${TOKEN}` }],
+        [PROXY, { 'X-Forwarded-For': '10.0.0.1, 203.0.113.9' }],
+      ] as const) {
+        const res = await get(from, side.path, headers);
+        expect(res.status, `${from} ${JSON.stringify(headers)}`).to.equal(403);
+        expect(res.body).to.deep.equal(NOT_INTERNAL);
+      }
+    });
+
+    it(`when an internal caller (directly or through the proxy) asks for ${side.path}, then it is served without the operations' access token`, async () => {
+      for (const [from, headers] of [
+        [INSIDE, {}],
+        [PROXY, { 'X-Forwarded-For': '10.0.0.1' }],
+      ] as const) {
+        const res = await get(from, side.path, headers);
+        expect(res.status, `${from} ${JSON.stringify(headers)}`).to.equal(200);
+        expect(res.headers['content-type']).to.match(side.content);
+        side.check(res.body);
+      }
+    });
+  }
+
+  it('when an outside caller asks for a path the service does not have, then 403, not 404: nothing about the service shows', async () => {
+    const res = await get(OUTSIDE, '/no-such-path');
+    expect(res.status).to.equal(403);
+    expect(res.body).to.deep.equal(NOT_INTERNAL);
+    expect((await get(INSIDE, '/no-such-path', { Authorization: `Bearer ${TOKEN}` })).status).to.equal(404);
+  });
+
+  it('when anyone asks for /health or /ready (probes of orchestrators and load balancers), then they answer', async () => {
+    for (const from of [OUTSIDE, INSIDE, PROXY]) {
+      const health = await get(from, '/health');
+      expect(health.status, from).to.equal(200);
+      expect(health.body).to.deep.equal({ status: 'UP' });
+      const ready = await get(from, '/ready');
+      expect(ready.status, from).to.equal(200);
+      expect(ready.body).to.deep.equal({ status: 'UP', checks: { database: { status: 'UP' } } });
+    }
+  });
+});
+
 describe('client address resolution', () => {
   const trusted = parseCidrList('10.0.0.0/8,fd00::/8');
 

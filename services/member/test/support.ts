@@ -118,7 +118,9 @@ export function sendFrom(
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : '' }));
+        // JSON parsed; anything else (metrics, the Swagger UI page) as text.
+        const json = /json/.test(res.headers['content-type'] ?? '');
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: json && text ? JSON.parse(text) : text }));
       },
     );
     r.on('error', reject);

@@ -30,7 +30,13 @@ export interface ServiceAppOptions {
   logger: Logger;
   /** Dependencies `/ready` checks. */
   probes: Record<string, Probe>;
-  /** Runs before every operation (bearer auth, internal-network guard). */
+  /**
+   * Run before everything under the prefix except `/health` and `/ready` (metrics, API docs,
+   * operations, unknown paths): who may reach the service at all, such as the member service's
+   * internal-network guard. The probes stay open to orchestrators and load balancers.
+   */
+  networkGuards?: RequestHandler[];
+  /** Runs before every operation (bearer auth, the member access token). */
   guards: RequestHandler[];
   /** Mounts the operations on the router. */
   routes: (router: Router) => void;
@@ -40,9 +46,9 @@ export interface ServiceAppOptions {
 
 /**
  * The Express app every service shares: request id, metrics, security headers, CORS, the
- * request time limit, health, API docs, guards, JSON body, the operations, 404 and the central
- * error handler, in that order. CORS comes before the guards so that a browser's preflight
- * (which carries no token) is answered.
+ * request time limit, health and readiness, network guards, metrics and API docs, guards, JSON
+ * body, the operations, 404 and the central error handler, in that order. CORS comes before the
+ * guards so that a browser's preflight (which carries no token) is answered.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const { prefix, logger } = options;
@@ -60,9 +66,13 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.use(requestTimeLimit(options.hardening.requestTimeoutMs, logger));
   }
 
+  const probes = Router();
+  probes.get('/health', liveness);
+  probes.get('/ready', readiness(options.probes));
+  app.use(prefix, probes);
+  if (options.networkGuards?.length) app.use(prefix, ...options.networkGuards);
+
   const open = Router();
-  open.get('/health', liveness);
-  open.get('/ready', readiness(options.probes));
   open.get('/metrics', metrics.handler);
   if (options.docs) open.use(apiDocsRouter(options.docs));
   app.use(prefix, open);
