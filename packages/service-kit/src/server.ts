@@ -1,5 +1,5 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from './logger.ts';
 
@@ -77,16 +77,28 @@ export async function startHttpServer(
   });
   const actualPort = (server.address() as AddressInfo).port;
 
-  // A keep-alive client would hold server.close() open for keepAliveTimeout: while draining,
-  // answers say `Connection: close` and each socket is closed as soon as its answer is out.
+  // server.close() waits for every connection, and Node closes only idle keep-alive ones for us
+  // (closeIdleConnections); one that never sent a request, or sent only part of its headers,
+  // counts as busy, and close() stops the header checks that would have cut it. So while
+  // draining, answers say `Connection: close`, and every socket without a request in flight is
+  // destroyed: at close() and whenever an answer ends.
   let draining = false;
-  const inFlight = new Set<ServerResponse>();
-  server.on('request', (_req, res: ServerResponse) => {
-    inFlight.add(res);
+  const sockets = new Set<Socket>();
+  const inFlight = new Map<ServerResponse, Socket>();
+  const closeIdleSockets = () => {
+    const busy = new Set(inFlight.values());
+    for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
+  };
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.set(res, req.socket);
     if (draining && !res.headersSent) res.setHeader('Connection', 'close');
     res.once('close', () => {
       inFlight.delete(res);
-      if (draining) setImmediate(() => server.closeIdleConnections());
+      if (draining) setImmediate(closeIdleSockets);
     });
   });
 
@@ -94,10 +106,10 @@ export async function startHttpServer(
   const close = () =>
     (closing ??= (async () => {
       draining = true;
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of inFlight.keys()) if (!res.headersSent) res.setHeader('Connection', 'close');
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
+        closeIdleSockets();
       });
       for (const closer of closers) await closer();
     })());

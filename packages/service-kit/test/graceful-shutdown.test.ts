@@ -98,6 +98,52 @@ describe('graceful shutdown', () => {
     }
   });
 
+  it('when clients hold connections without a request (one silent, one that sent half its headers), then close() closes them at once and resolves right after the in-flight request answers', async () => {
+    const events: string[] = [];
+    const entered = deferred();
+    const release = deferred();
+    const app = kitApp({
+      routes: (r) =>
+        r.get('/slow', async (_req, res) => {
+          entered.resolve();
+          await release.promise;
+          events.push('slow answered');
+          res.json({ done: true });
+        }),
+    });
+    // Socket limits far beyond the test's time limit: only the shutdown may close these sockets.
+    const server = await startHttpServer(app, 0, [], '127.0.0.1', { headersTimeoutMs: 600_000, receiveTimeoutMs: 600_000, idleSocketTimeoutMs: 0 });
+    /** A raw client connection that sends `bytes` (or nothing) and then waits. */
+    const rawClient = async (bytes: string) => {
+      const socket = connect(server.port, '127.0.0.1');
+      socket.on('error', () => {});
+      const closedByServer = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      if (bytes) await new Promise<void>((resolve) => socket.write(bytes, () => resolve()));
+      return { socket, closedByServer };
+    };
+    const silent = await rawClient('');
+    const halfHeaders = await rawClient(`GET ${PREFIX}/slow HTTP/1.1\r\nHost: x\r\n`);
+    try {
+      const inFlight = getJson(`${server.url}${PREFIX}/slow`);
+      await entered.promise;
+      const closed = server.close().then(() => events.push('close resolved'));
+      // Without closing them, these wait for no limit at all: Node stops its header checks on close().
+      await Promise.all([silent.closedByServer, halfHeaders.closedByServer]);
+      events.push('idle connections closed');
+      release.resolve();
+      const res = await inFlight;
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal({ done: true });
+      await closed;
+      expect(events).to.deep.equal(['idle connections closed', 'slow answered', 'close resolved']);
+    } finally {
+      release.resolve();
+      silent.socket.destroy();
+      halfHeaders.socket.destroy();
+    }
+  });
+
   describe('on SIGTERM (a real process)', () => {
     const fixture = fileURLToPath(new URL('./fixtures/slow-service.ts', import.meta.url));
     let child: ChildProcess | undefined;
