@@ -1,9 +1,10 @@
 import type { Knex } from '@bo/db';
 import type { OrderStatusRow } from '@bo/contracts';
-import { conditionNames, sumEventsByBucket, sumInflowByBucket, type DayRange, type Grain, type Measures, type SiteGoodsFilter } from './repository.ts';
+import { conditionNames, type DayRange, type Grain, type Measures, type SiteGoodsFilter } from './repository.ts';
 import { addMeasures, ZERO_MEASURES } from './status-measures.ts';
+import { statusSums } from './status-sources.ts';
 
-/** One bucket of the raw-event reports: the event sums and the inflow count of the same bucket. */
+/** One bucket of the period and hourly reports: the event sums and the inflow count of the same bucket. */
 export interface EventBucket {
   key: string;
   measures: Measures;
@@ -22,10 +23,8 @@ export async function denseEventBuckets(
   grain: Grain,
   keys: readonly string[],
 ): Promise<EventBucket[]> {
-  const [events, inflow] = await Promise.all([sumEventsByBucket(knex, agrtGb, f, range, grain), sumInflowByBucket(knex, f, range, grain)]);
-  const sums = new Map(events.map((r) => [r.bucket, r]));
-  const views = new Map(inflow.map((r) => [r.bucket, r.infCnt]));
-  return keys.map((key) => ({ key, measures: sums.get(key) ?? ZERO_MEASURES, infCnt: views.get(key) ?? 0 }));
+  const { events, views } = await statusSums(knex, agrtGb, f, range, grain);
+  return keys.map((key) => ({ key, measures: events.get(key) ?? ZERO_MEASURES, infCnt: views.get(key) ?? 0 }));
 }
 
 export const totalOf = (buckets: readonly EventBucket[]): { measures: Measures; infCnt: number } => ({

@@ -4,7 +4,7 @@ import { conditionEcho, denseEventBuckets, totalOf } from './event-buckets.ts';
 import type { Measures, SiteGoodsFilter } from './repository.ts';
 import { netMeasures } from './status-measures.ts';
 
-/** Hourly list and graph data: raw events of one day (today included) per hour. */
+/** Hourly list and graph data of one day (today included) per hour (where the sums come from: status-sources.ts). */
 export type HourlyStatusQuery = SiteGoodsFilter & { targetDate: string; agrtGb: string };
 
 const pad = (n: number) => String(n).padStart(2, '0');

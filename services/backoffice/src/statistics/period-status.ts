@@ -5,7 +5,7 @@ import { previousPeriod, requestedPeriod, type Period, type PeriodConditions } f
 import type { Measures, SiteGoodsFilter } from './repository.ts';
 import { netMeasures } from './status-measures.ts';
 
-/** Period list and graph data: raw events (today included) per day or month. */
+/** Period list and graph data per day or month, today included (where the sums come from: status-sources.ts). */
 export type PeriodStatusQuery = PeriodConditions & SiteGoodsFilter & { agrtGb: string };
 
 function periodRow(agrtDt: string, measures: Measures, infCnt: number, echo: Partial<OrderStatusRow>): OrderStatusRow {

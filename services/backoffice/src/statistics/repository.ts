@@ -40,27 +40,8 @@ export interface DayRange {
 
 export type Grain = 'day' | 'month' | 'hour';
 
-/** Bucket keys: `yyyyMMdd`, `yyyyMM`, or `yyyyMMddHH` (day and hour, so a two-day read stays apart). */
-const EVENT_BUCKET: Record<Grain, string> = {
-  day: "DATE_FORMAT(e.evt_dtm, '%Y%m%d')",
-  month: "DATE_FORMAT(e.evt_dtm, '%Y%m')",
-  hour: "DATE_FORMAT(e.evt_dtm, '%Y%m%d%H')",
-};
-const INFLOW_BUCKET: Record<Grain, string> = {
-  day: "DATE_FORMAT(i.agrt_dt, '%Y%m%d')",
-  month: "DATE_FORMAT(i.agrt_dt, '%Y%m')",
-  hour: "CONCAT(DATE_FORMAT(i.agrt_dt, '%Y%m%d'), LPAD(i.agrt_hour, 2, '0'))",
-};
-
-/** Occurrences (`10`) and cancellations (`20`) of DATA-MODEL.md section 3; discounts net. */
-const EVENT_MEASURES = `SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.amt ELSE 0 END) AS ordAmt,
-  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.qty ELSE 0 END) AS ordQty,
-  SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.amt ELSE 0 END) AS cnclAmt,
-  SUM(CASE WHEN e.evt_gb_cd = '20' THEN e.qty ELSE 0 END) AS cnclQty,
-  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_2nd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_2nd ELSE 0 END) AS dcAmt2nd,
-  SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.dc_amt_3rd WHEN e.evt_gb_cd = '20' THEN -e.dc_amt_3rd ELSE 0 END) AS dcAmt3rd`;
-
-const DAILY_MEASURES = `SUM(a.ord_amt) AS ordAmt, SUM(a.ord_qty) AS ordQty, SUM(a.cncl_amt) AS cnclAmt,
+/** The six sums over rows `a` of an aggregate table (measure columns ord_amt … dc_amt_3rd). */
+export const DAILY_MEASURES = `SUM(a.ord_amt) AS ordAmt, SUM(a.ord_qty) AS ordQty, SUM(a.cncl_amt) AS cnclAmt,
   SUM(a.cncl_qty) AS cnclQty, SUM(a.dc_amt_2nd) AS dcAmt2nd, SUM(a.dc_amt_3rd) AS dcAmt3rd`;
 
 /** The measures of a grouped derived table `s`. */
@@ -78,58 +59,7 @@ function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): v
 
 const inCategoryTree = (q: Knex.QueryBuilder, column: string) => whereInCategories(q, column, CATEGORY_TREE);
 
-/** Restrict rows whose goods number is `${alias}.goods_no` by the goods' current attributes. */
-function filterThroughGoods(q: Knex.QueryBuilder, alias: string, f: GoodsFilter): void {
-  if (f.goodsNo) q.where(`${alias}.goods_no`, f.goodsNo);
-  if (!(f.entrNo || f.brandNo || f.mdId || f.stdCtgNo)) return;
-  q.join('goods as g', 'g.goods_no', `${alias}.goods_no`);
-  if (f.entrNo) q.where('g.entr_no', f.entrNo);
-  if (f.brandNo) q.where('g.brand_no', f.brandNo);
-  if (f.mdId) q.where('g.md_id', f.mdId);
-  if (f.stdCtgNo) inCategoryTree(q, 'g.std_ctg_no');
-}
-
 export type BucketMeasures = Measures & { bucket: string };
-
-/** Raw order-status events of one agrtGb summed per bucket over `[fromDay, toDay)`. */
-export async function sumEventsByBucket(
-  knex: Knex,
-  agrtGb: string,
-  f: SiteGoodsFilter,
-  range: DayRange,
-  grain: Grain,
-): Promise<BucketMeasures[]> {
-  const q = knex
-    .select(knex.raw(`${EVENT_BUCKET[grain]} AS bucket`), knex.raw(EVENT_MEASURES))
-    .from('ord_stat_evt as e')
-    .where('e.agrt_gb_cd', agrtGb)
-    .where('e.evt_dtm', '>=', `${range.fromDay} 00:00:00`)
-    .where('e.evt_dtm', '<', `${range.toDay} 00:00:00`)
-    .groupBy('bucket');
-  if (f.siteNo) q.where('e.site_no', f.siteNo);
-  filterThroughGoods(q, 'e', f);
-  withCategoryTree(q, f.stdCtgNo);
-  return q;
-}
-
-/** Goods-detail page views from the hourly inflow aggregate, per bucket over `[fromDay, toDay)`. */
-export async function sumInflowByBucket(
-  knex: Knex,
-  f: SiteGoodsFilter,
-  range: DayRange,
-  grain: Grain,
-): Promise<{ bucket: string; infCnt: number }[]> {
-  const q = knex
-    .select(knex.raw(`${INFLOW_BUCKET[grain]} AS bucket`), knex.raw('SUM(i.inf_cnt) AS infCnt'))
-    .from('agg_inflow_hourly as i')
-    .where('i.agrt_dt', '>=', range.fromDay)
-    .where('i.agrt_dt', '<', range.toDay)
-    .groupBy('bucket');
-  if (f.siteNo) q.where('i.site_no', f.siteNo);
-  filterThroughGoods(q, 'i', f);
-  withCategoryTree(q, f.stdCtgNo);
-  return q;
-}
 
 /** One agrtGb over a day range of a list aggregate (`a`), optionally one site. */
 export interface DailyScope {

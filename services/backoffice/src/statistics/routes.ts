@@ -65,7 +65,7 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
     hourlyStatusGraph(knex, scoped(query, auth)),
   );
 
-  // Period and hourly: raw events.
+  // Period and hourly: the worker's period rollups for built days, raw events for the others (status-sources.ts).
   mountOperation<PeriodStatusRequest>(router, op('getPeriodBasedStatusList'), ({ query, auth }) => periodStatusList(knex, scoped(query, auth)));
   mountOperation<PeriodStatusRequest>(router, op('downloadPeriodBasedStatusExcel'), async ({ query, auth, res }) => {
     const rows = await periodStatusList(knex, scoped(query, auth));

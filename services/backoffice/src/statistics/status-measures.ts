@@ -36,6 +36,16 @@ export const addMeasures = (a: Measures, b: Measures): Measures => ({
   dcAmt3rd: a.dcAmt3rd + b.dcAmt3rd,
 });
 
+/** `m` times `k` (−1: what a correction takes away). */
+export const scaleMeasures = (m: Measures, k: number): Measures => ({
+  ordAmt: k * m.ordAmt,
+  ordQty: k * m.ordQty,
+  cnclAmt: k * m.cnclAmt,
+  cnclQty: k * m.cnclQty,
+  dcAmt2nd: k * m.dcAmt2nd,
+  dcAmt3rd: k * m.dcAmt3rd,
+});
+
 /** Only the six measure columns of a database row (which may carry keys and names too). */
 export const measuresOf = (row: Measures): Measures => ({
   ordAmt: row.ordAmt,
