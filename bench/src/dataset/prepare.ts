@@ -107,9 +107,10 @@ export async function prepareDataset(
     const marker = await readMarker<DatasetInfo>(knex);
     let info: DatasetInfo;
     let generatedNow = false;
-    const reusable = marker?.spec === spec && !options.regenerate && (await syncSchema(options, knex, name, log)) !== 'columns-differ';
-    if (reusable) {
+    const sync = marker?.spec === spec && !options.regenerate ? await syncSchema(options, knex, name, log) : 'columns-differ';
+    if (sync !== 'columns-differ') {
       info = marker!.info;
+      if (sync === 'aggregates-reset') delete info.aggregatedAt;
       log(`  data set ${name}: reusing ${info.rows.ord_stat_evt?.toLocaleString('en-US')} events, ${info.firstDay}..${info.lastDay}`);
     } else {
       const seed = await loadGenerator();

@@ -10,6 +10,10 @@ import type { BenchOptions } from '../options.ts';
  * has to be generated again.
  */
 const IGNORED = /^(knex_|bench_dataset$)/;
+/** The worker's tables: derived from the source rows, so a changed one is recreated empty and rebuilt, not a reason to generate again. */
+const DERIVED = /^agg_/;
+
+export type SyncResult = 'same' | 'indexes-updated' | 'aggregates-reset' | 'columns-differ';
 
 interface IndexDef {
   table: string;
@@ -51,12 +55,28 @@ async function indexesOf(knex: Knex, schema: string): Promise<Map<string, IndexD
   return out;
 }
 
-/** `same`, `indexes-updated` (rebuilt in place) or `columns-differ` (generate again). */
-export async function syncSchema(options: BenchOptions, knex: Knex, database: string, log: (l: string) => void): Promise<'same' | 'indexes-updated' | 'columns-differ'> {
+/** Derived tables whose columns or primary key differ (or that exist on one side only): dropped and created empty as the migrations make them. */
+async function recreateChangedDerived(knex: Knex, database: string, reference: Knex, scratch: string, log: (l: string) => void): Promise<boolean> {
+  const [want, have] = [await columnsOf(reference, scratch), await columnsOf(knex, database)];
+  const [wantIdx, haveIdx] = [await indexesOf(reference, scratch), await indexesOf(knex, database)];
+  const primary = (m: Map<string, IndexDef>, t: string) => m.get(`${t}.PRIMARY`)?.clause;
+  const tables = new Set([...want.keys(), ...have.keys()].filter((t) => DERIVED.test(t)));
+  const changed = [...tables].filter((t) => want.get(t) !== have.get(t) || primary(wantIdx, t) !== primary(haveIdx, t));
+  for (const t of changed) {
+    log(`    schema: ${t} differs from the migrations: recreated empty (aggregates are rebuilt)`);
+    await knex.raw(`DROP TABLE IF EXISTS \`${t}\``);
+    if (want.has(t)) await knex.raw(`CREATE TABLE \`${database}\`.\`${t}\` LIKE \`${scratch}\`.\`${t}\``);
+  }
+  return changed.length > 0;
+}
+
+/** `same`, `indexes-updated`, `aggregates-reset` (derived tables recreated: aggregates must be built again) (rebuilt in place) or `columns-differ` (generate again). */
+export async function syncSchema(options: BenchOptions, knex: Knex, database: string, log: (l: string) => void): Promise<SyncResult> {
   const scratch = `${options.dbPrefix}_bo_schema`;
   const scratchUrl = databaseUrl(options, scratch);
   const reference = await openMigrated(scratchUrl, boMigrations, 1);
   try {
+    const aggregatesReset = await recreateChangedDerived(knex, database, reference, scratch, log);
     const [want, have] = [await columnsOf(reference, scratch), await columnsOf(knex, database)];
     const columnsDiffer = [...want].some(([t, c]) => have.get(t) !== c) || [...have.keys()].some((t) => !want.has(t));
     if (columnsDiffer) return 'columns-differ';
@@ -77,6 +97,7 @@ export async function syncSchema(options: BenchOptions, knex: Knex, database: st
       log(`    schema: ${table}: ${clauses.join(', ')}`);
       await knex.raw(`ALTER TABLE \`${table}\` ${clauses.join(', ')}`);
     }
+    if (aggregatesReset) return 'aggregates-reset';
     return changes.size ? 'indexes-updated' : 'same';
   } finally {
     await reference.destroy();

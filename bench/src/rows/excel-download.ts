@@ -75,12 +75,14 @@ export async function measureExcelDownload(ctx: BenchContext): Promise<BenchRow[
   let knex = await openMigrated(url, boMigrations, 4);
   let fixture;
   try {
-    if ((await syncSchema(ctx.options, knex, name, ctx.log)) === 'columns-differ') {
+    const sync = await syncSchema(ctx.options, knex, name, ctx.log);
+    if (sync === 'columns-differ') {
       await knex.destroy();
       await dropDatabase(url);
       knex = await openMigrated(url, boMigrations, 4);
     }
     fixture = await ensureExcelFixture(knex, ctx.scale.excelRows, rebuildAggregate, ctx.log);
+    if (sync === 'aggregates-reset') await rebuildAggregate(knex, { kind: 'goods', day: fixture.day, requestedBy: 'cli' });
   } finally {
     await knex.destroy();
   }
