@@ -1,4 +1,4 @@
-import { addDays, dayRange, platformNowMillis, type Knex } from '@bo/db';
+import { addDays, dayRange, platformNowMillis, retryOnLockConflict, type Knex } from '@bo/db';
 import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
 import {
   deleteDailyRows,
@@ -36,6 +36,9 @@ export interface RebuildOptions {
  * the platform's writers out.
  */
 const READ_COMMITTED = { isolationLevel: 'read committed' } as const;
+
+/** Attempts of a build step that lost a deadlock before the job fails (and BullMQ retries it later). */
+const LOCK_ATTEMPTS = 4;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -107,14 +110,18 @@ export async function rebuildAggregate(
   const runNo = await insertRunLog(knex, { ...job, startedAt: platformNowMillis(timeZone, now()) });
   try {
     // Outside the build's transaction: the snapshot only grows, and its row locks stay short.
-    if (job.kind === 'period' || job.kind === 'inflow') await snapshotNewGoods(knex);
-    const rows = await knex.transaction(async (trx) => {
-      const builtAt = platformNowMillis(timeZone, now());
-      const written =
-        job.kind === 'inflow' ? await buildInflow(trx, job.day, job.hour, builtAt) : await buildDaily(trx, job.kind, job.day, builtAt);
-      await finishRunLog(trx, runNo, { finishedAt: platformNowMillis(timeZone, now()), rows: written, outcome: 'done' });
-      return written;
-    }, READ_COMMITTED);
+    // Two builds snapshotting the same new goods at once can still deadlock on the duplicate
+    // keys; both statements and the build are repeatable, so a lock conflict runs them again.
+    if (job.kind === 'period' || job.kind === 'inflow') await retryOnLockConflict(LOCK_ATTEMPTS, () => snapshotNewGoods(knex));
+    const rows = await retryOnLockConflict(LOCK_ATTEMPTS, () =>
+      knex.transaction(async (trx) => {
+        const builtAt = platformNowMillis(timeZone, now());
+        const written =
+          job.kind === 'inflow' ? await buildInflow(trx, job.day, job.hour, builtAt) : await buildDaily(trx, job.kind, job.day, builtAt);
+        await finishRunLog(trx, runNo, { finishedAt: platformNowMillis(timeZone, now()), rows: written, outcome: 'done' });
+        return written;
+      }, READ_COMMITTED),
+    );
     return { kind: job.kind, day: job.day, ...(job.hour !== undefined ? { hour: job.hour } : {}), rows };
   } catch (err) {
     // The build's own error is the one to report, even if the database is gone for the log too.
