@@ -2,7 +2,7 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import type { ServiceName } from '@bo/contracts';
 import { AppError } from '../app-error.ts';
 import type { Logger } from '../logger.ts';
-import { apiDocsRouter } from './api-docs.ts';
+import { mountApiDocs } from './api-docs.ts';
 import { errorHandler } from './error-handler.ts';
 import { liveness, readiness, type Probe } from './health.ts';
 import { jsonBody } from './json-body.ts';
@@ -66,16 +66,13 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.use(requestTimeLimit(options.hardening.requestTimeoutMs, logger));
   }
 
-  const probes = Router();
-  probes.get('/health', liveness);
-  probes.get('/ready', readiness(options.probes));
-  app.use(prefix, probes);
+  // Each on its own full path on the app: an operation request passes them by a path match,
+  // where a router of their own would be walked and left through a setImmediate every time.
+  app.get(`${prefix}/health`, liveness);
+  app.get(`${prefix}/ready`, readiness(options.probes));
   if (options.networkGuards?.length) app.use(prefix, ...options.networkGuards);
-
-  const open = Router();
-  open.get('/metrics', metrics.handler);
-  if (options.docs) open.use(apiDocsRouter(options.docs));
-  app.use(prefix, open);
+  app.get(`${prefix}/metrics`, metrics.handler);
+  if (options.docs) mountApiDocs(app, prefix, options.docs);
 
   const api = Router();
   if (options.guards.length) api.use(...options.guards);

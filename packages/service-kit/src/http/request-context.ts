@@ -13,8 +13,12 @@ export function requestContextMiddleware(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      const level = res.statusCode >= 500 && res.statusCode !== 900 ? 'error' : 'http';
+      // winston formats a line (timestamp, JSON) before its transports drop it for its level:
+      // at the usual warn level the 'http' line of every request would be built for nothing.
+      if (!logger.isLevelEnabled(level)) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.log(res.statusCode >= 500 && res.statusCode !== 900 ? 'error' : 'http', 'request', {
+      logger.log(level, 'request', {
         requestId,
         method: req.method,
         path: req.originalUrl.split('?')[0],
