@@ -78,7 +78,7 @@ export const SCALES: Record<ScaleName, Scale> = {
     caseSeconds: 10,
     warmup: true,
     naiveRuns: 1,
-    naiveLimitSeconds: 120,
+    naiveLimitSeconds: 45,
     aggregationDayRuns: 3,
     excelRows: 100_000,
     staffMembers: 1_000,
