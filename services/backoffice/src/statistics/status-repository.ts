@@ -1,4 +1,4 @@
-import type { Knex } from '@bo/db';
+import { addDays, eachDay, type Knex } from '@bo/db';
 import { ALL_GOODS_DIM } from '@bo/contracts';
 import { withCategoryDescendants } from '../shared/category-tree.ts';
 import { DAILY_MEASURES, type DayRange, type Grain } from './repository.ts';
@@ -11,17 +11,23 @@ import { DAILY_MEASURES, type DayRange, type Grain } from './repository.ts';
  * `yyyyMMddHH` whatever the source, so sums of different sources add up per key. Day ranges are
  * half-open.
  *
- * Goods conditions reach raw rows as a list of goods numbers (`goodsMatching`), and a category
- * as the list of it and everything below it (`categoryAndBelow`): literal values let the server
- * read one index range per value and date range, where a join (or a subquery over the recursive
- * CTE) makes it read every day of each goods or category.
+ * Raw rows are found through goods conditions in one of two ways (`RawFilter`): a short list of
+ * goods numbers (the server reads one index range per goods and date range), or, for more goods
+ * than `GOODS_LIST_MAX`, a join through `goods` (an IN list of thousands of values costs the
+ * optimizer more than the read). A category always arrives as the literal list of it and
+ * everything below it (`categoryAndBelow`): over the recursive CTE the server reads every day of
+ * each value.
  */
 
-/** Conditions of a raw read: the site, and the goods (already resolved from their attributes). */
+/** Conditions of a raw read: the site, and the goods as a list of numbers or as their attributes (`through`). */
 export interface RawFilter {
   siteNo?: string | undefined;
   goodsNos?: readonly string[] | undefined;
+  through?: GoodsAttributes | undefined;
 }
+
+/** At most this many goods go as a literal list (MariaDB and MySQL estimate up to 200 IN values by index dives). */
+export const GOODS_LIST_MAX = 200;
 
 /** The goods attribute conditions of a report, the category resolved to it and everything below it. */
 export interface GoodsAttributes {
@@ -80,34 +86,29 @@ function whereInRanges(q: Knex.QueryBuilder, column: string, ranges: readonly Da
   });
 }
 
-/**
- * MariaDB turns an IN list of 1,000 values or more into a join, which loses the date range of
- * the index; lists are sent in chunks below that.
- */
-const IN_LIST_CHUNK = 900;
-
-/** Restrict rows `${alias}` by site and goods list. */
+/** Restrict rows `${alias}` by site and goods. */
 function filterRows(q: Knex.QueryBuilder, alias: string, f: RawFilter): void {
   if (f.siteNo) q.where(`${alias}.site_no`, f.siteNo);
-  const goods = f.goodsNos;
-  if (!goods) return;
-  if (goods.length <= IN_LIST_CHUNK) {
-    q.whereIn(`${alias}.goods_no`, goods);
-    return;
+  if (f.goodsNos) q.whereIn(`${alias}.goods_no`, f.goodsNos);
+  if (f.through) {
+    q.join('goods as g', 'g.goods_no', `${alias}.goods_no`);
+    whereGoods(q, 'g', f.through);
   }
-  q.where((any) => {
-    for (let i = 0; i < goods.length; i += IN_LIST_CHUNK) any.orWhereIn(`${alias}.goods_no`, goods.slice(i, i + IN_LIST_CHUNK));
-  });
 }
 
-/** The goods that meet the attribute conditions now, in goods-number order. */
-export async function goodsMatching(knex: Knex, f: GoodsAttributes): Promise<string[]> {
-  const q = knex('goods').select('goods_no').orderBy('goods_no');
-  if (f.goodsNo) q.where('goods_no', f.goodsNo);
-  if (f.entrNo) q.where('entr_no', f.entrNo);
-  if (f.brandNo) q.where('brand_no', f.brandNo);
-  if (f.mdId) q.where('md_id', f.mdId);
-  if (f.stdCtgNos) q.whereIn('std_ctg_no', f.stdCtgNos);
+/** The attribute conditions on goods `${alias}`. */
+function whereGoods(q: Knex.QueryBuilder, alias: string, f: GoodsAttributes): void {
+  if (f.goodsNo) q.where(`${alias}.goods_no`, f.goodsNo);
+  if (f.entrNo) q.where(`${alias}.entr_no`, f.entrNo);
+  if (f.brandNo) q.where(`${alias}.brand_no`, f.brandNo);
+  if (f.mdId) q.where(`${alias}.md_id`, f.mdId);
+  if (f.stdCtgNos) q.whereIn(`${alias}.std_ctg_no`, f.stdCtgNos);
+}
+
+/** The goods that meet the attribute conditions now; at most `limit + 1`. */
+export async function goodsMatching(knex: Knex, f: GoodsAttributes, limit: number): Promise<string[]> {
+  const q = knex('goods as g').select('g.goods_no').limit(limit + 1);
+  whereGoods(q, 'g', f);
   return ((await q) as { goods_no: string }[]).map((r) => r.goods_no);
 }
 
@@ -163,18 +164,32 @@ export function sumEventRollup(
   return q;
 }
 
+/** Longest range whose page views through goods attributes are read day by day (see sumRawViews). */
+const VIEW_DAYS_MAX = 62;
+
 /**
  * Page views of the goods-level hourly inflow aggregate. Through a goods list, by its goods-led
- * index: one range per goods over the days (the optimizer, counting every day of each goods,
- * would rather read all the range's rows of every goods).
+ * index: one range per goods over the days. Through goods attributes, day by day: each goods'
+ * rows of each day by the same index, with the day an equality from a derived table of days
+ * (joined on the goods alone, the server reads every day of each goods; over the date it reads
+ * every goods of the days).
  */
 export function sumRawViews(knex: Knex, f: RawFilter, range: DayRange, grain: Grain): Knex.QueryBuilder {
-  const q = knex
-    .select(knex.raw(`${rollupBucket(grain, 'i')} AS bucket`), knex.raw('SUM(i.inf_cnt) AS infCnt'))
-    .from(f.goodsNos ? knex.raw('agg_inflow_hourly AS i FORCE INDEX (idx_agg_inflow_goods)') : 'agg_inflow_hourly as i')
+  const bucket = knex.raw(`${rollupBucket(grain, 'i')} AS bucket`);
+  const q = knex.select(bucket, knex.raw('SUM(i.inf_cnt) AS infCnt')).groupBy('bucket');
+  const days = eachDay(range.fromDay, addDays(range.toDay, -1));
+  if (f.through && days.length <= VIEW_DAYS_MAX) {
+    const dayTable = days.map(() => 'SELECT CAST(? AS DATE) AS d').join(' UNION ALL ');
+    q.from(knex.raw(`(${dayTable}) AS dd`, days))
+      .crossJoin(knex.raw('goods AS g'))
+      .join('agg_inflow_hourly as i', (on) => on.on('i.goods_no', 'g.goods_no').andOn('i.agrt_dt', 'dd.d'));
+    whereGoods(q, 'g', f.through);
+    if (f.siteNo) q.where('i.site_no', f.siteNo);
+    return q;
+  }
+  q.from(f.goodsNos ? knex.raw('agg_inflow_hourly AS i FORCE INDEX (idx_agg_inflow_goods)') : 'agg_inflow_hourly as i')
     .where('i.agrt_dt', '>=', range.fromDay)
-    .where('i.agrt_dt', '<', range.toDay)
-    .groupBy('bucket');
+    .where('i.agrt_dt', '<', range.toDay);
   filterRows(q, 'i', f);
   return q;
 }
@@ -187,11 +202,11 @@ export function sumViewRollup(knex: Knex, dim: RollupDim, siteNo: string | undef
 }
 
 /**
- * Goods the rollups file differently from what the condition means now: filed under one of the
- * values (`agg_goods_dim`) but no longer carrying one — or no longer in `goods` — (`out`), and
- * carrying one now but filed under another value (`in`). A goods not in the snapshot yet was
- * filed under the attributes it had at build time, taken to be its current ones. At most
- * `limit + 1` of each, so a caller can tell "too many".
+ * Goods the rollups file differently from what the condition means now: carrying one of the
+ * values now but filed under another, or not in the snapshot (`in`: filed under `all` only);
+ * filed under one of the values (`agg_goods_dim`) but no longer carrying one, or no longer in
+ * `goods` (`out`). Each side reads its attribute index and looks the goods up on the other; at
+ * most `limit + 1` of each, so a caller can tell "too many".
  */
 export async function movedGoods(
   knex: Knex,
@@ -199,21 +214,14 @@ export async function movedGoods(
   limit: number,
 ): Promise<{ in: string[]; out: string[] }> {
   const { column, values } = dim;
-  const notOneOf = (w: Knex.QueryBuilder, alias: string) => w.whereNull(`${alias}.${column}`).orWhereNotIn(`${alias}.${column}`, values);
-  const out = knex
-    .select('s.goods_no')
-    .from('agg_goods_dim as s')
-    .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
-    .whereIn(`s.${column}`, values)
-    .where((w) => w.whereNull('g.goods_no').orWhere((o) => notOneOf(o, 'g')))
-    .limit(limit + 1);
-  const moved = knex
-    .select('g.goods_no')
-    .from('goods as g')
-    .join('agg_goods_dim as s', 's.goods_no', 'g.goods_no')
-    .whereIn(`g.${column}`, values)
-    .where((w) => notOneOf(w, 's'))
-    .limit(limit + 1);
-  const [outRows, inRows] = (await Promise.all([out, moved])) as [{ goods_no: string }[], { goods_no: string }[]];
-  return { in: inRows.map((r) => r.goods_no), out: outRows.map((r) => r.goods_no) };
+  const onlyIn = (from: string, other: string) =>
+    knex
+      .select(`a.goods_no`)
+      .from(`${from} as a`)
+      .leftJoin(`${other} as b`, (on) => on.on('b.goods_no', 'a.goods_no').onIn(`b.${column}`, values as string[]))
+      .whereIn(`a.${column}`, values)
+      .whereNull('b.goods_no')
+      .limit(limit + 1);
+  const [inRows, outRows] = (await Promise.all([onlyIn('goods', 'agg_goods_dim'), onlyIn('agg_goods_dim', 'goods')])) as { goods_no: string }[][];
+  return { in: inRows!.map((r) => r.goods_no), out: outRows!.map((r) => r.goods_no) };
 }

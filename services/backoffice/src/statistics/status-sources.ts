@@ -5,6 +5,7 @@ import {
   builtPeriodDays,
   categoryAndBelow,
   goodsMatching,
+  GOODS_LIST_MAX,
   movedGoods,
   sumEventRollup,
   sumRawEvents,
@@ -37,8 +38,8 @@ import { addMeasures, measuresOf, scaleMeasures, ZERO_MEASURES } from './status-
  * late-data check, the nightly reconciliation), as the aggregate lists do.
  */
 
-/** Beyond this many moved goods the raw read is the simpler exact answer. */
-const MAX_MOVED_GOODS = 500;
+/** Beyond this many moved goods the raw read is the simpler exact answer (the moved goods go as literal lists). */
+const MAX_MOVED_GOODS = GOODS_LIST_MAX;
 
 /** The goods dimension a report's conditions ask for: `all`, one, or undefined when only raw rows can answer. */
 function dimensionOf(q: SiteGoodsFilter, grain: Grain): (typeof GOODS_DIMENSIONS)[number] | typeof ALL_GOODS_DIM | undefined {
@@ -107,10 +108,11 @@ export async function statusSums(knex: Knex, agrtGb: string, q: SiteGoodsFilter,
     asked ? builtPeriodDays(knex, range) : new Set<string>(),
   ]);
   const attrs: GoodsAttributes = { goodsNo: q.goodsNo, entrNo: q.entrNo, brandNo: q.brandNo, mdId: q.mdId, stdCtgNos };
-  /** The conditions of a raw read: the site and, with goods conditions, the goods meeting them now. */
+  /** The conditions of a raw read: the site and, with goods conditions, the goods meeting them now (a few as a list). */
   const rawFilter = async (): Promise<RawFilter> => {
-    if (hasAttributes(attrs)) return { siteNo: q.siteNo, goodsNos: await goodsMatching(knex, attrs) };
-    return { siteNo: q.siteNo, ...(q.goodsNo ? { goodsNos: [q.goodsNo] } : {}) };
+    if (!hasAttributes(attrs)) return { siteNo: q.siteNo, ...(q.goodsNo ? { goodsNos: [q.goodsNo] } : {}) };
+    const goodsNos = await goodsMatching(knex, attrs, GOODS_LIST_MAX);
+    return goodsNos.length > GOODS_LIST_MAX ? { siteNo: q.siteNo, through: attrs } : { siteNo: q.siteNo, goodsNos };
   };
   const dim: RollupDim | undefined =
     asked === ALL_GOODS_DIM

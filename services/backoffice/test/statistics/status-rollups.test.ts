@@ -149,6 +149,23 @@ describe('statistics: period and hourly status read from the worker’s period r
     expect(total({ stdCtgNo: 'C1210' }), 'the new category has the moved goods’ sales').to.be.greaterThan(0);
   });
 
+  it('when events of a goods were built before the goods existed in the master, then once it does, every filter counts them', async () => {
+    const day = '2026-02-26';
+    const base = a.events.find((e) => e.evt_dtm.startsWith(day))!;
+    const orphan: Evt[] = [1, 2].map((i) => ({ ...base, goods_no: 'G9001', ord_goods_seq: 60 + i, agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: `${day} 0${i}:30:00`, qty: i, amt: 9100 * i }));
+    await db.knex('ord_stat_evt').insert(orphan);
+    a.events.push(...orphan);
+    await rebuildAggregate(db.knex, { kind: 'period', day, requestedBy: 'cli' });
+    const goods = { goods_no: 'G9001', goods_nm: '늦은상품', entr_no: 'E003', brand_no: 'B004', std_ctg_no: 'C1110', md_id: 'MD02', img_path: null };
+    await db.knex('goods').insert({ ...goods, sale_stat_cd: '10', goods_reg_dtm: '2026-02-27 00:00:00' });
+    a.goods.push(goods);
+    for (const c of [{}, { stdCtgNo: 'C1000' }, { entrNo: 'E003' }, { brandNo: 'B004', siteNo: base.site_no }, { mdId: 'MD02' }] as Conditions[]) {
+      expect((await dayList(day, day, '01', c)).payloads, JSON.stringify(c)).to.deep.equal(expectedDays(day, day, '01', c));
+      const byMonth = await get(LIST, { calendarType: 'month', startMonth: '2026-02', endMonth: '2026-02', agrtGb: '01', ...c } as Record<string, string>);
+      expect(byMonth.payloads, JSON.stringify(c)).to.deep.equal([periodRowOf(a, '01', c, '2026-02')]);
+    }
+  });
+
   it('when an event arrives late for a built day, then the day shows it once the worker’s late-data run or reconciliation has rebuilt the day', async () => {
     const day = '2026-03-02';
     const c = { stdCtgNo: 'C2000' };
