@@ -167,6 +167,35 @@ describe('bearer authentication', () => {
       const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', bearer(CLAIMS).replace('Bearer', 'bearer'));
       expect(res.status).to.equal(200);
     });
+
+    // An accepted token is kept (VerifiedTokens) so that later requests skip its verification:
+    // it must still expire, and nothing but that exact token may ride on it.
+    it('when a token that was accepted reaches its exp, then the next request with it answers 401 TOKEN_EXPIRED', async function () {
+      this.timeout(10_000);
+      const exp = nowSeconds() + 2;
+      const token = `Bearer ${handMadeJwt(HS_HEADER, { ...CLAIMS, exp }, hs256(TEST_JWT_SECRET))}`;
+      const first = await request(app).get(`${PREFIX}/whoami`).set('Authorization', token);
+      expect(first.status).to.equal(200);
+      while (nowSeconds() < exp) await new Promise((r) => setTimeout(r, 100));
+      const later = await request(app).get(`${PREFIX}/whoami`).set('Authorization', token);
+      expect(later.status).to.equal(401);
+      expect(later.body).to.deep.equal(EXPIRED);
+    });
+
+    it('when an accepted token is sent again with its payload or signature altered, then 401 each time and the original still passes', async () => {
+      const token = bearer(CLAIMS);
+      expect((await request(app).get(`${PREFIX}/whoami`).set('Authorization', token)).status).to.equal(200);
+      const [h, p, sig] = token.slice('Bearer '.length).split('.') as [string, string, string];
+      const admin = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), workGrpCd: 'BO_ADMIN' })).toString('base64url');
+      const flipped = `${sig.slice(0, -2)}${sig.at(-2) === 'A' ? 'B' : 'A'}${sig.at(-1)}`;
+      for (const altered of [`Bearer ${h}.${admin}.${sig}`, `Bearer ${h}.${p}.${flipped}`, `Bearer ${h}.${p}.`]) {
+        const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', altered);
+        expect(res.status, altered).to.equal(401);
+        expect(res.body).to.deep.equal(INVALID);
+      }
+      const again = await request(app).get(`${PREFIX}/whoami`).set('Authorization', token);
+      expect(again.body).to.deep.equal({ userId: 'md01', workGrpCd: 'BO_MD', entrNo: 'E100' });
+    });
   });
 
   describe('on a service configured with RS256 (JWT_PUBLIC_KEY)', () => {
