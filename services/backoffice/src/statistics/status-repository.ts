@@ -1,5 +1,5 @@
 import { addDays, eachDay, type Knex } from '@bo/db';
-import { ALL_GOODS_DIM } from '@bo/contracts';
+import { ALL_GOODS_DIM, ALL_SITES } from '@bo/contracts';
 import { withCategoryDescendants } from '../shared/category-tree.ts';
 import { DAILY_MEASURES, type DayRange, type Grain } from './repository.ts';
 
@@ -112,12 +112,12 @@ export async function goodsMatching(knex: Knex, f: GoodsAttributes, limit: numbe
   return ((await q) as { goods_no: string }[]).map((r) => r.goods_no);
 }
 
-/** Restrict rollup rows `a` to one dimension and its values, and the site. */
+/** Restrict dimension rollup rows `a` to one dimension and its values, and to the site (or the every-site rows). */
 function filterRollup(q: Knex.QueryBuilder, dim: RollupDim, siteNo: string | undefined): void {
   q.where('a.dim_cd', dim.dimCd);
   if ('values' in dim) q.whereIn('a.dim_val', dim.values);
   else q.where('a.dim_val', '');
-  if (siteNo) q.where('a.site_no', siteNo);
+  q.where('a.site_no', siteNo || ALL_SITES);
 }
 
 /** Raw order-status events of one agrtGb summed per bucket over the day ranges. */
@@ -203,25 +203,20 @@ export function sumViewRollup(knex: Knex, dim: RollupDim, siteNo: string | undef
 
 /**
  * Goods the rollups file differently from what the condition means now: carrying one of the
- * values now but filed under another, or not in the snapshot (`in`: filed under `all` only);
- * filed under one of the values (`agg_goods_dim`) but no longer carrying one, or no longer in
- * `goods` (`out`). Each side reads its attribute index and looks the goods up on the other; at
- * most `limit + 1` of each, so a caller can tell "too many".
+ * values now but not filed under one — filed elsewhere, or not in the snapshot at all, so under
+ * `all` only — (`in`), and filed under one of the values (`agg_goods_dim`) but no longer carrying
+ * one, or no longer in `goods` (`out`). Each side is one read of an attribute index (which holds
+ * the goods number); the difference is taken here. Undefined when either side has more than
+ * `limit` goods the other lacks.
  */
 export async function movedGoods(
   knex: Knex,
   dim: Extract<RollupDim, { values: readonly string[] }>,
   limit: number,
-): Promise<{ in: string[]; out: string[] }> {
-  const { column, values } = dim;
-  const onlyIn = (from: string, other: string) =>
-    knex
-      .select(`a.goods_no`)
-      .from(`${from} as a`)
-      .leftJoin(`${other} as b`, (on) => on.on('b.goods_no', 'a.goods_no').onIn(`b.${column}`, values as string[]))
-      .whereIn(`a.${column}`, values)
-      .whereNull('b.goods_no')
-      .limit(limit + 1);
-  const [inRows, outRows] = (await Promise.all([onlyIn('goods', 'agg_goods_dim'), onlyIn('agg_goods_dim', 'goods')])) as { goods_no: string }[][];
-  return { in: inRows!.map((r) => r.goods_no), out: outRows!.map((r) => r.goods_no) };
+): Promise<{ in: string[]; out: string[] } | undefined> {
+  const side = (table: string) => knex(table).pluck('goods_no').whereIn(dim.column, dim.values) as unknown as Promise<string[]>;
+  const [now, filed] = await Promise.all([side('goods'), side('agg_goods_dim')]);
+  const [nowSet, filedSet] = [new Set(now), new Set(filed)];
+  const moved = { in: now.filter((g) => !filedSet.has(g)), out: filed.filter((g) => !nowSet.has(g)) };
+  return moved.in.length > limit || moved.out.length > limit ? undefined : moved;
 }

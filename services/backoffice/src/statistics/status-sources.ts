@@ -139,7 +139,7 @@ export async function statusSums(knex: Knex, agrtGb: string, q: SiteGoodsFilter,
     runs.raw.length ? rawFilter() : undefined,
     'values' in dim ? movedGoods(knex, dim, MAX_MOVED_GOODS) : { in: [], out: [] },
   ]);
-  if (moved.in.length > MAX_MOVED_GOODS || moved.out.length > MAX_MOVED_GOODS) return rawOnly();
+  if (!moved) return rawOnly();
   if (f) eventParts.push({ rows: sumRawEvents(knex, agrtGb, f, runs.raw, grain), sign: 1 });
   for (const [goodsNos, sign] of [
     [moved.in, 1],
