@@ -9,12 +9,9 @@ export const DAILY_KINDS = ['category', 'payway', 'goods', 'entr', 'period'] as 
 /**
  * The goods attributes the period rollups (`agg_dim_daily`, `agg_inflow_dim_daily`) are filed
  * by: `dim_cd`, the report filter it serves, and the `goods` column. `ALL_GOODS_DIM` (dim_val '')
- * holds every goods; rows of site `ALL_SITES` sum every site's rows of their key (a report without
- * a site condition reads one row instead of one per site). Shared by the worker that writes the
- * rows and the service that reads them.
+ * holds every goods. Shared by the worker that writes the rows and the service that reads them.
  */
 export const ALL_GOODS_DIM = 'all';
-export const ALL_SITES = '';
 export const GOODS_DIMENSIONS = [
   { dimCd: 'ctg', filter: 'stdCtgNo', column: 'std_ctg_no' },
   { dimCd: 'entr', filter: 'entrNo', column: 'entr_no' },

@@ -1,4 +1,4 @@
-import { ALL_GOODS_DIM, ALL_SITES, GOODS_DIMENSIONS } from '@bo/contracts';
+import { ALL_GOODS_DIM, GOODS_DIMENSIONS } from '@bo/contracts';
 import { AGRT_GBS, MEASURE_COLUMNS, MEASURE_EXPRS, MEASURE_SELECT, type Db, type MeasureColumn } from './repository.ts';
 
 /**
@@ -71,24 +71,12 @@ async function applyDayToMonth(db: Db, r: DimRollup, day: string, sign: 1 | -1):
   return (result as { affectedRows: number }).affectedRows;
 }
 
-/** The day's `ALL_SITES` rows: each key's per-site rows just written, summed. */
-async function insertAllSites(db: Db, r: DimRollup, day: string): Promise<number> {
-  const keys = r.keys.filter((k) => k !== 'site_no');
-  const [result] = await db.raw(
-    `INSERT INTO ${r.daily} (${[...keys, 'agrt_dt', 'site_no', ...r.sums].join(', ')})
-     SELECT ${keys.join(', ')}, agrt_dt, ?, ${r.sums.map((c) => `SUM(${c})`).join(', ')}
-     FROM ${r.daily} WHERE agrt_dt = ? AND site_no <> ? GROUP BY ${keys.join(', ')}, agrt_dt`,
-    [ALL_SITES, day, ALL_SITES],
-  );
-  return (result as { affectedRows: number }).affectedRows;
-}
-
-/** Replace one day of a dimension rollup (its per-site rows from `insert`), keeping its month equal to the sum of its days. */
+/** Replace one day of a dimension rollup, keeping its month equal to the sum of its days. */
 async function replaceDimDay(db: Db, r: DimRollup, lockKind: string, day: string, insert: () => Promise<number>): Promise<number> {
   await lockDay(db, lockKind, monthOf(day));
   const taken = await applyDayToMonth(db, r, day, -1);
   await db(r.daily).where({ agrt_dt: day }).delete();
-  const rows = (await insert()) + (await insertAllSites(db, r, day));
+  const rows = await insert();
   await applyDayToMonth(db, r, day, 1);
   // Only a rebuild can leave a key without days (a first build took nothing out).
   if (taken > 0) await db(r.monthly).where({ agrt_mon: monthOf(day), day_cnt: 0 }).delete();
@@ -157,10 +145,7 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
 
 // ---- reconciliation -------------------------------------------------------------------------
 
-/**
- * Totals of one agrtGb and one part: `hourly` (agg_site_hourly), a dimension of agg_dim_daily over
- * its per-site rows, or `<dimension>/sites` over its ALL_SITES rows (which must sum to the same).
- */
+/** Totals of one agrtGb and one part: `hourly` (agg_site_hourly) or a dimension of agg_dim_daily. */
 export type PartTotals = { agrt_gb_cd: string; part: string } & Record<MeasureColumn, number>;
 
 const SUMMED = MEASURE_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
@@ -171,12 +156,12 @@ export async function periodSourceTotals(db: Db, [from, to]: [string, string]): 
     `SELECT e.agrt_gb_cd, 'hourly' AS part, ${MEASURE_SELECT} FROM ord_stat_evt e WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd`,
     [...AGRT_GBS, from, to],
   );
-  const [dims] = (await db.raw(
+  const [dims] = await db.raw(
     `SELECT e.agrt_gb_cd, x.dim_cd AS part, ${MEASURE_SELECT} FROM ord_stat_evt e ${dimJoins('e')}
      WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, x.dim_cd`,
     [...AGRT_GBS, from, to],
-  )) as [PartTotals[]];
-  return [...(hourly as PartTotals[]), ...dims, ...dims.map((d) => ({ ...d, part: `${d.part}/sites` }))];
+  );
+  return [...(hourly as PartTotals[]), ...(dims as PartTotals[])];
 }
 
 /** What one built day's rollups hold. */
@@ -185,10 +170,6 @@ export async function periodAggregateTotals(db: Db, day: string): Promise<PartTo
     `SELECT agrt_gb_cd, 'hourly' AS part, ${SUMMED} FROM agg_site_hourly WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ? GROUP BY agrt_gb_cd`,
     [...AGRT_GBS, day],
   );
-  const [dims] = await db.raw(
-    `SELECT agrt_gb_cd, CONCAT(dim_cd, IF(site_no = ?, '/sites', '')) AS part, ${SUMMED} FROM agg_dim_daily WHERE agrt_dt = ?
-     GROUP BY agrt_gb_cd, part`,
-    [ALL_SITES, day],
-  );
+  const [dims] = await db.raw(`SELECT agrt_gb_cd, dim_cd AS part, ${SUMMED} FROM agg_dim_daily WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`, [day]);
   return [...(hourly as PartTotals[]), ...(dims as PartTotals[])];
 }

@@ -16,8 +16,7 @@ const MEASURES = MEASURE_LIST.split(', ').map((c) => `${c} BIGINT NOT NULL`).joi
  *   inflow build in the same transaction as `agg_inflow_hourly`, so they always equal its sums.
  *
  * A dimension (`dim_cd`) is one goods attribute a report filters by: `ctg` std_ctg_no, `entr`
- * entr_no, `brand` brand_no, `md` md_id; `all` (dim_val '') is every goods. Dimension rows of
- * site '' sum the key's rows of every site. Goods are filed under
+ * entr_no, `brand` brand_no, `md` md_id; `all` (dim_val '') is every goods. Goods are filed under
  * the attributes `agg_goods_dim` holds for them; the reader corrects for goods whose attributes
  * have changed since (filters go through the goods' current attributes).
  */
@@ -64,10 +63,7 @@ const BACKFILL = [
 const DIM_VALUE = `CASE x.dim_cd WHEN 'all' THEN '' WHEN 'ctg' THEN s.std_ctg_no WHEN 'entr' THEN s.entr_no
   WHEN 'brand' THEN s.brand_no WHEN 'md' THEN s.md_id END`;
 
-/**
- * One day at a time: each statement groups one day's rows in memory (all at once spills to disk
- * for hours). Then the day's rows of site '' (every site), the sums of its per-site rows.
- */
+/** One day at a time: each statement groups one day's rows in memory (all at once spills to disk for hours). */
 const BACKFILL_INFLOW_DIM_DAY = `INSERT INTO agg_inflow_dim_daily (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
   SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.site_no, SUM(i.inf_cnt)
   FROM agg_inflow_hourly i LEFT JOIN agg_goods_dim s ON s.goods_no = i.goods_no
@@ -75,9 +71,6 @@ const BACKFILL_INFLOW_DIM_DAY = `INSERT INTO agg_inflow_dim_daily (dim_cd, dim_v
     ON ${DIM_VALUE} IS NOT NULL
   WHERE i.agrt_dt = ?
   GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.site_no`;
-
-const BACKFILL_INFLOW_DIM_ALL_SITES = `INSERT INTO agg_inflow_dim_daily (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
-  SELECT dim_cd, dim_val, agrt_dt, '', SUM(inf_cnt) FROM agg_inflow_dim_daily WHERE agrt_dt = ? AND site_no <> '' GROUP BY dim_cd, dim_val, agrt_dt`;
 
 const BACKFILL_INFLOW_DIM_MONTHS = `INSERT INTO agg_inflow_dim_monthly (dim_cd, dim_val, agrt_mon, site_no, inf_cnt, day_cnt)
   SELECT dim_cd, dim_val, DATE_FORMAT(agrt_dt, '%Y-%m-01'), site_no, SUM(inf_cnt), COUNT(*) FROM agg_inflow_dim_daily
@@ -89,10 +82,7 @@ export const periodRollupsMigration: Migration = {
     for (const [name, columns] of Object.entries(TABLES)) await knex.raw(`CREATE TABLE \`${name}\` (${columns}) ${T}`);
     for (const sql of BACKFILL) await knex.raw(sql);
     const [days] = (await knex.raw("SELECT DISTINCT DATE_FORMAT(agrt_dt, '%Y-%m-%d') AS d FROM agg_inflow_hourly")) as [{ d: string }[]];
-    for (const { d } of days) {
-      await knex.raw(BACKFILL_INFLOW_DIM_DAY, [d]);
-      await knex.raw(BACKFILL_INFLOW_DIM_ALL_SITES, [d]);
-    }
+    for (const { d } of days) await knex.raw(BACKFILL_INFLOW_DIM_DAY, [d]);
     await knex.raw(BACKFILL_INFLOW_DIM_MONTHS);
   },
   down: async (knex) => {

@@ -24,9 +24,6 @@ function dimsOf(attrs: Attrs | undefined): [string, string][] {
   return out;
 }
 
-/** Dimension rows of this site sum every site's rows (written out here, not taken from the code under test). */
-const EVERY_SITE = '';
-
 const MEASURES = ['ord_amt', 'ord_qty', 'cncl_amt', 'cncl_qty', 'dc_amt_2nd', 'dc_amt_3rd'] as const;
 
 function addEvent(row: AggRow, e: EvtRow): void {
@@ -76,10 +73,7 @@ export function expectedPeriod(data: SourceData, day: string, filedAs?: FiledAs)
     ),
     dims: grouped(
       events,
-      (e) =>
-        dimsOf(attrs.get(e.goods_no)).flatMap(([dim_cd, dim_val]) =>
-          [e.site_no, EVERY_SITE].map((site_no) => ({ agrt_gb_cd: e.agrt_gb_cd, dim_cd, dim_val, agrt_dt: day, site_no })),
-        ),
+      (e) => dimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({ agrt_gb_cd: e.agrt_gb_cd, dim_cd, dim_val, agrt_dt: day, site_no: e.site_no })),
       ZERO_MEASURES,
       addEvent,
     ),
@@ -118,7 +112,7 @@ export function expectedInflowRollups(data: SourceData, day: string, filedAs?: F
     site: grouped(logs, (l) => [{ agrt_dt: day, agrt_hour: Number(l.inflow_dtm.slice(11, 13)), site_no: l.site_no }], { inf_cnt: 0 }, count),
     dims: grouped(
       logs,
-      (l) => dimsOf(attrs.get(l.goods_no)).flatMap(([dim_cd, dim_val]) => [l.site_no, EVERY_SITE].map((site_no) => ({ dim_cd, dim_val, agrt_dt: day, site_no }))),
+      (l) => dimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({ dim_cd, dim_val, agrt_dt: day, site_no: l.site_no })),
       { inf_cnt: 0 },
       count,
     ),

@@ -1,5 +1,5 @@
 import { addDays, eachDay, type Knex } from '@bo/db';
-import { ALL_GOODS_DIM, ALL_SITES } from '@bo/contracts';
+import { ALL_GOODS_DIM } from '@bo/contracts';
 import { withCategoryDescendants } from '../shared/category-tree.ts';
 import { DAILY_MEASURES, type DayRange, type Grain } from './repository.ts';
 
@@ -112,12 +112,12 @@ export async function goodsMatching(knex: Knex, f: GoodsAttributes, limit: numbe
   return ((await q) as { goods_no: string }[]).map((r) => r.goods_no);
 }
 
-/** Restrict dimension rollup rows `a` to one dimension and its values, and to the site (or the every-site rows). */
+/** Restrict dimension rollup rows `a` to one dimension and its values, and the site. */
 function filterRollup(q: Knex.QueryBuilder, dim: RollupDim, siteNo: string | undefined): void {
   q.where('a.dim_cd', dim.dimCd);
   if ('values' in dim) q.whereIn('a.dim_val', dim.values);
   else q.where('a.dim_val', '');
-  q.where('a.site_no', siteNo || ALL_SITES);
+  if (siteNo) q.where('a.site_no', siteNo);
 }
 
 /** Raw order-status events of one agrtGb summed per bucket over the day ranges. */
