@@ -77,7 +77,9 @@ describe('late data and nightly reconciliation', () => {
     expect(await lateRuns()).to.deep.equal([]);
   });
 
-  it('when late data arrives for a day whose build is running, then the mark stays until a build has surely seen it', async () => {
+  it('when late data arrives for a day whose build is running, then the mark stays until a build has surely seen it', async function () {
+    // A loaded machine may take a while to hand the job to the worker; the property has no clock in it.
+    this.timeout(120_000);
     const day = '2026-04-29';
     const markBefore = (await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()).last_no;
     // Hold one row of the day so the build started now stays in the middle of its work.
@@ -88,9 +90,16 @@ describe('late data and nightly reconciliation', () => {
       await held;
     });
     await env.queues.build.add('category', { kind: 'category', day, requestedBy: 'cli' }, { jobId: `build-category-${day}` });
-    await waitFor('the build to wait on the held row', async () => {
-      const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_ctg_daily%'", [db.name]);
-      return Number(rows[0].n) > 0;
+    await waitFor(
+      'the build to wait on the held row',
+      async () => {
+        const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_ctg_daily%'", [db.name]);
+        return Number(rows[0].n) > 0;
+      },
+      60_000,
+    ).catch((err: unknown) => {
+      release();
+      throw err;
     });
     const e = data.events.find((x) => x.evt_dtm.startsWith(day))!;
     const late: EvtRow = { ...e, ord_goods_seq: 10, evt_dtm: `${day} 12:00:00`, amt: 5000, qty: 1 };

@@ -68,11 +68,13 @@ export function createServiceApp(options: ServiceAppOptions): Express {
 
   // Each on its own full path on the app: an operation request passes them by a path match,
   // where a router of their own would be walked and left through a setImmediate every time.
-  app.get(`${prefix}/health`, liveness);
-  app.get(`${prefix}/ready`, readiness(options.probes));
+  // `/` (the worker) must give `/health`, not `//health`.
+  const base = prefix.replace(/\/+$/, '');
+  app.get(`${base}/health`, liveness);
+  app.get(`${base}/ready`, readiness(options.probes));
   if (options.networkGuards?.length) app.use(prefix, ...options.networkGuards);
-  app.get(`${prefix}/metrics`, metrics.handler);
-  if (options.docs) mountApiDocs(app, prefix, options.docs);
+  app.get(`${base}/metrics`, metrics.handler);
+  if (options.docs) mountApiDocs(app, base, options.docs);
 
   const api = Router();
   if (options.guards.length) api.use(...options.guards);
