@@ -29,24 +29,52 @@ export async function lockMonth(db: Db, kind: DailyKind, month: string): Promise
 
 const columnsOf = (kind: DailyKind) => ['agrt_gb_cd', 'agrt_mon', 'site_no', ...DAILY_SHAPES[kind].keys];
 
+/** A daily table and its monthly roll-up: the same keys, the sums, and the month's `day_cnt`. */
+export interface MonthRollup {
+  daily: string;
+  monthly: string;
+  /** In the order roll-up rows are locked (their primary key order). */
+  keys: readonly string[];
+  sums: readonly string[];
+  /** Values of the leading primary-key column the daily table's day reads must name. */
+  leading?: { column: string; values: readonly string[] };
+}
+
+/** The roll-up of one of the four list aggregates (their keys lead with agrtGb and site). */
+const listRollup = (kind: DailyKind): MonthRollup => ({
+  daily: DAILY_SHAPES[kind].table,
+  monthly: MONTHLY_TABLES[kind],
+  keys: ['agrt_gb_cd', 'site_no', ...DAILY_SHAPES[kind].keys],
+  sums: MEASURE_COLUMNS,
+  leading: { column: 'agrt_gb_cd', values: AGRT_GBS },
+});
+
 /**
  * Adds (`sign` 1) or takes away (`sign` -1) the daily rows of `day` to or from its month's
  * roll-up rows, creating the rows a key did not have yet; returns the affected-row count (0
  * when the day has no rows). The rows are read in key order, so roll-up rows lock in one order.
+ * The caller holds the month's lock.
  */
-async function applyDay(db: Db, kind: DailyKind, day: string, sign: 1 | -1): Promise<number> {
-  const monthly = MONTHLY_TABLES[kind];
-  const keys = DAILY_SHAPES[kind].keys.map((k) => `d.${k}`).join(', ');
-  const sums = [...MEASURE_COLUMNS, 'day_cnt'];
+export async function applyDayToMonth(db: Db, r: MonthRollup, day: string, sign: 1 | -1): Promise<number> {
+  const sums = [...r.sums, 'day_cnt'];
+  const keys = r.keys.map((k) => `d.${k}`).join(', ');
+  const leading = r.leading ? `d.${r.leading.column} IN (${r.leading.values.map(() => '?').join(', ')}) AND ` : '';
   const [result] = await db.raw(
-    `INSERT INTO ${monthly} (${[...columnsOf(kind), ...sums].join(', ')})
-     SELECT d.agrt_gb_cd, ?, d.site_no, ${keys}, ${MEASURE_COLUMNS.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
-     FROM ${DAILY_SHAPES[kind].table} d WHERE d.agrt_gb_cd IN (?, ?) AND d.agrt_dt = ?
-     ORDER BY d.agrt_gb_cd, d.site_no, ${keys}
-     ON DUPLICATE KEY UPDATE ${sums.map((c) => `${monthly}.${c} = ${monthly}.${c} + VALUES(${c})`).join(', ')}`,
-    [monthOf(day), ...AGRT_GBS, day],
+    `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...sums].join(', ')})
+     SELECT ${keys}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
+     FROM ${r.daily} d WHERE ${leading}d.agrt_dt = ?
+     ORDER BY ${keys}
+     ON DUPLICATE KEY UPDATE ${sums.map((c) => `${r.monthly}.${c} = ${r.monthly}.${c} + VALUES(${c})`).join(', ')}`,
+    [monthOf(day), ...(r.leading?.values ?? []), day],
   );
   return (result as { affectedRows: number }).affectedRows;
+}
+
+/** Drop the month's roll-up rows left with no day (only a rebuild can leave a key without days). */
+export async function dropEmptyMonthRows(db: Db, r: MonthRollup, day: string): Promise<void> {
+  const q = db(r.monthly).where({ agrt_mon: monthOf(day), day_cnt: 0 });
+  if (r.leading) q.whereIn(r.leading.column, r.leading.values);
+  await q.delete();
 }
 
 /**
@@ -55,14 +83,14 @@ async function applyDay(db: Db, kind: DailyKind, day: string, sign: 1 | -1): Pro
  */
 export async function takeDayFromMonth(db: Db, kind: DailyKind, day: string): Promise<number> {
   await lockMonth(db, kind, monthOf(day));
-  return applyDay(db, kind, day, -1);
+  return applyDayToMonth(db, listRollup(kind), day, -1);
 }
 
 /** After the day's daily rows are written: add them to the month, then drop rows left with no day. */
 export async function addDayToMonth(db: Db, kind: DailyKind, day: string, taken: number): Promise<void> {
-  await applyDay(db, kind, day, 1);
-  // Only a rebuild can leave a key without days (a first build took nothing out).
-  if (taken > 0) await db(MONTHLY_TABLES[kind]).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: monthOf(day), day_cnt: 0 }).delete();
+  await applyDayToMonth(db, listRollup(kind), day, 1);
+  // A first build took nothing out, so it cannot have emptied a key.
+  if (taken > 0) await dropEmptyMonthRows(db, listRollup(kind), day);
 }
 
 /**

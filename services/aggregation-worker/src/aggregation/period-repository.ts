@@ -1,4 +1,5 @@
 import { ALL_GOODS_DIM, GOODS_DIMENSIONS } from '@bo/contracts';
+import { applyDayToMonth, dropEmptyMonthRows, monthOf, type MonthRollup } from './month-rollup.ts';
 import { AGRT_GBS, MEASURE_COLUMNS, MEASURE_EXPRS, MEASURE_SELECT, type Db, type MeasureColumn } from './repository.ts';
 
 /**
@@ -42,44 +43,19 @@ export async function lockDay(db: Db, kind: string, day: string): Promise<void> 
   await db.raw('INSERT INTO agg_day_lock (kind, agrt_dt) VALUES (?, ?) ON DUPLICATE KEY UPDATE agrt_dt = VALUES(agrt_dt)', [kind, day]);
 }
 
-const monthOf = (day: string): string => `${day.slice(0, 7)}-01`;
-
-/** A daily dimension rollup and its monthly one (same keys; the month carries `day_cnt`). */
-interface DimRollup {
-  daily: string;
-  monthly: string;
-  keys: string[];
-  sums: string[];
-}
-const EVENT_DIMS: DimRollup = { daily: 'agg_dim_daily', monthly: 'agg_dim_monthly', keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no'], sums: MEASURE_COLUMNS };
-const INFLOW_DIMS: DimRollup = { daily: 'agg_inflow_dim_daily', monthly: 'agg_inflow_dim_monthly', keys: ['dim_cd', 'dim_val', 'site_no'], sums: ['inf_cnt'] };
-
-/**
- * Add (`sign` 1) or take away (-1) the day's daily rows to or from its month's rows, creating
- * missing ones; rows are read in key order so month rows lock in one order. The caller holds the
- * month's lock. Returns the rows affected (0 when the day has none).
- */
-async function applyDayToMonth(db: Db, r: DimRollup, day: string, sign: 1 | -1): Promise<number> {
-  const sums = [...r.sums, 'day_cnt'];
-  const [result] = await db.raw(
-    `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...sums].join(', ')})
-     SELECT ${r.keys.map((k) => `d.${k}`).join(', ')}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
-     FROM ${r.daily} d WHERE d.agrt_dt = ? ORDER BY ${r.keys.map((k) => `d.${k}`).join(', ')}
-     ON DUPLICATE KEY UPDATE ${sums.map((c) => `${r.monthly}.${c} = ${r.monthly}.${c} + VALUES(${c})`).join(', ')}`,
-    [monthOf(day), day],
-  );
-  return (result as { affectedRows: number }).affectedRows;
-}
+/** The dimension rollups, day and month (their keys lead with the day, so no leading filter). */
+const EVENT_DIMS: MonthRollup = { daily: 'agg_dim_daily', monthly: 'agg_dim_monthly', keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no'], sums: MEASURE_COLUMNS };
+const INFLOW_DIMS: MonthRollup = { daily: 'agg_inflow_dim_daily', monthly: 'agg_inflow_dim_monthly', keys: ['dim_cd', 'dim_val', 'site_no'], sums: ['inf_cnt'] };
 
 /** Replace one day of a dimension rollup, keeping its month equal to the sum of its days. */
-async function replaceDimDay(db: Db, r: DimRollup, lockKind: string, day: string, insert: () => Promise<number>): Promise<number> {
+async function replaceDimDay(db: Db, r: MonthRollup, lockKind: string, day: string, insert: () => Promise<number>): Promise<number> {
   await lockDay(db, lockKind, monthOf(day));
   const taken = await applyDayToMonth(db, r, day, -1);
   await db(r.daily).where({ agrt_dt: day }).delete();
   const rows = await insert();
   await applyDayToMonth(db, r, day, 1);
-  // Only a rebuild can leave a key without days (a first build took nothing out).
-  if (taken > 0) await db(r.monthly).where({ agrt_mon: monthOf(day), day_cnt: 0 }).delete();
+  // A first build took nothing out, so it cannot have emptied a key.
+  if (taken > 0) await dropEmptyMonthRows(db, r, day);
   return rows;
 }
 
