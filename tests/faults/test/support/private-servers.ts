@@ -67,6 +67,41 @@ export interface PrivateServer {
   destroy: () => Promise<void>;
 }
 
+/**
+ * One server process on `port` with its own directory `dir`, started now: started again by
+ * `start()` (same port and data), ready when its output shows `readyLine`.
+ */
+async function startedServer(o: {
+  label: string;
+  command: string;
+  args: string[];
+  dir: string;
+  port: number;
+  readyLine: string;
+  readyWithinMs: number;
+}): Promise<PrivateServer> {
+  let child: (ChildProcess & { output: () => string }) | undefined;
+  const server: PrivateServer = {
+    port: o.port,
+    get running() {
+      return !!child && child.exitCode === null && child.signalCode === null;
+    },
+    start: async () => {
+      const c = startChild(o.command, o.args);
+      child = c;
+      await poll(o.label, c, async () => c.output().includes(o.readyLine), o.readyWithinMs);
+    },
+    stop: async () => child && stopChild(child, 'SIGTERM'),
+    kill: async () => child && stopChild(child, 'SIGKILL'),
+    destroy: async () => {
+      if (child) await stopChild(child, 'SIGKILL');
+      rmSync(o.dir, { recursive: true, force: true });
+    },
+  };
+  await server.start();
+  return server;
+}
+
 export interface PrivateMariaDb extends PrivateServer {
   /** `mysql://root@127.0.0.1:<port>/`: add a database name with `withDatabase`. */
   serverUrl: string;
@@ -102,29 +137,16 @@ export async function startPrivateMariaDb(): Promise<PrivateMariaDb> {
     '--performance-schema=OFF',
     ...engine,
   ];
-  const mariadbd = executable('mariadbd', 'mysqld');
-  let child: (ChildProcess & { output: () => string }) | undefined;
-
-  const server: PrivateMariaDb = {
+  const server = await startedServer({
+    label: `private MariaDB on ${port}`,
+    command: executable('mariadbd', 'mysqld'),
+    args,
+    dir,
     port,
-    serverUrl,
-    get running() {
-      return !!child && child.exitCode === null && child.signalCode === null;
-    },
-    start: async () => {
-      const c = startChild(mariadbd, args);
-      child = c;
-      await poll(`private MariaDB on ${port}`, c, async () => c.output().includes('ready for connections'), 60_000);
-    },
-    stop: async () => child && stopChild(child, 'SIGTERM'),
-    kill: async () => child && stopChild(child, 'SIGKILL'),
-    destroy: async () => {
-      if (child) await stopChild(child, 'SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  await server.start();
-  return server;
+    readyLine: 'ready for connections',
+    readyWithinMs: 60_000,
+  });
+  return Object.assign(server, { serverUrl });
 }
 
 export interface PrivateRedis extends PrivateServer {
@@ -143,26 +165,14 @@ export async function startPrivateRedis(options: { appendonly: boolean }): Promi
   const port = await freePort();
   const persistence = options.appendonly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction'];
-  const redisServer = executable('redis-server');
-  let child: (ChildProcess & { output: () => string }) | undefined;
-  const server: PrivateRedis = {
+  const server = await startedServer({
+    label: `private Redis on ${port}`,
+    command: executable('redis-server'),
+    args,
+    dir,
     port,
-    url: `redis://127.0.0.1:${port}/0`,
-    get running() {
-      return !!child && child.exitCode === null && child.signalCode === null;
-    },
-    start: async () => {
-      const c = startChild(redisServer, args);
-      child = c;
-      await poll(`private Redis on ${port}`, c, async () => c.output().includes('Ready to accept connections'), 30_000);
-    },
-    stop: async () => child && stopChild(child, 'SIGTERM'),
-    kill: async () => child && stopChild(child, 'SIGKILL'),
-    destroy: async () => {
-      if (child) await stopChild(child, 'SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  await server.start();
-  return server;
+    readyLine: 'Ready to accept connections',
+    readyWithinMs: 30_000,
+  });
+  return Object.assign(server, { url: `redis://127.0.0.1:${port}/0` });
 }
