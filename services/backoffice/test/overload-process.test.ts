@@ -1,18 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import request from 'supertest';
-import { boSourceMigrations, createKnex, type Knex } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { boSourceMigrations } from '@bo/db';
+import { createTestDatabase, holdTables, type TestDatabase } from '@bo/db/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { freePort } from '@bo/aggregation-worker/testing';
 import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
-
-/** A promise with its resolve handle, to know when the locking connection has its lock. */
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 const AUTH = bearer(ADMIN);
 // Three days, no whole month: the list reads the daily aggregate only.
@@ -28,14 +21,12 @@ const OVERLOADED = { code: '1503', message: 'The database is overloaded; try aga
 describe('overload of the real back-office process: a held table and a full pool answer 503', function () {
   this.timeout(60_000);
   let db: TestDatabase;
-  let locker: Knex;
   let child: ChildProcess;
   let url: string;
   let output = '';
 
   before(async () => {
     db = await createTestDatabase('bo_overload', [...boSourceMigrations, ...aggregateMigrations]);
-    locker = createKnex(db.url, { poolMax: 1 });
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -68,31 +59,18 @@ describe('overload of the real back-office process: a held table and a full pool
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
-    await locker?.destroy();
     await db?.drop();
   });
 
   it('when a statistics read waits on a locked table past DB_STATEMENT_TIMEOUT_MS, and meanwhile a second request finds the pool of 1 busy, then both answer 900/1503 with Retry-After, neither 500 nor a hang', async () => {
-    const locked = deferred();
-    const unlock = deferred();
     // LOCK TABLES … WRITE makes every read of the table wait: a statement that cannot finish.
-    const holding = locker.transaction(async (trx) => {
-      await trx.raw('LOCK TABLES agg_payway_daily WRITE');
-      locked.resolve();
-      await unlock.promise;
-      await trx.raw('UNLOCK TABLES');
-    });
-    await locked.promise;
+    const hold = await holdTables(db.knex, db.name, ['agg_payway_daily']);
     try {
       const slow = request(url).get(PAY_WAY).set('Authorization', AUTH).timeout(20_000).then((r) => r);
       // The slow read has the only connection once the server shows it waiting for the table.
       for (let tries = 0; ; tries++) {
         if (tries === 100) throw new Error(`the statistics read never waited on the table; it answered ${JSON.stringify((await slow).body)}`);
-        const [waiting] = (await db.knex.raw(
-          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND STATE LIKE 'Waiting for table%' AND INFO LIKE '%agg_payway_daily%'",
-          [db.name],
-        )) as [{ n: number }[]];
-        if (waiting[0]!.n > 0) break;
+        if ((await hold.waiting()).some((sql) => sql.includes('agg_payway_daily'))) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
 
@@ -106,8 +84,7 @@ describe('overload of the real back-office process: a held table and a full pool
       expect(stopped.body).to.deep.equal(OVERLOADED);
       expect(stopped.headers['retry-after']).to.equal('5');
     } finally {
-      unlock.resolve();
-      await holding;
+      await hold.release();
     }
 
     const recovered = await request(url).get(PAY_WAY).set('Authorization', AUTH).timeout(20_000);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import {
   buildJobId,
@@ -18,7 +18,6 @@ import {
 import { createLogger, createRedis } from '@bo/service-kit';
 import { startPrivateRedis, type PrivateRedis } from './support/private-servers.ts';
 import { startService, type ServiceProcess } from './support/service-process.ts';
-import { holdEveryTable, type TableHold } from './support/table-hold.ts';
 
 /**
  * BullMQ jobs live only in Redis. With the queue's production setting (AOF, fsync always, as in
@@ -72,7 +71,7 @@ describe('Redis killed and restarted while aggregation jobs wait (real worker pr
       WORKER_CONCURRENCY: '2',
     });
     // Builds wait inside the database while the test holds its tables: two are taken, the rest wait in the queue.
-    hold = await holdEveryTable(db.knex, db.name);
+    hold = await holdTables(db.knex, db.name);
     const targets = DAYS.flatMap((day) => KINDS.map((kind) => ({ kind, day })));
     const ids = targets.map(buildJobId);
     await enqueueBuilds(queues.build, targets, 'cli');

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { boSourceMigrations, memberBaseMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
 import { memberServiceMigrations } from '@bo/member/migrations';
 import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
-import { holdEveryTable, type TableHold } from './support/table-hold.ts';
 import { connectError, startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 
 /**
@@ -81,7 +80,7 @@ describe('SIGTERM during in-flight requests (real processes)', function () {
         marker: goods[i]!,
         answer: timedRequest(`${bo.baseUrl}${path}&goodsNo=${goods[i]}`, auth),
       });
-      hold = await holdEveryTable(db.knex, db.name);
+      hold = await holdTables(db.knex, db.name);
       const flights = [
         request('period graph', `/v2/statistics/period/sales-status/graph-data?calendarType=date&${RANGE}`, 0),
         request('period graph', `/v2/statistics/period/sales-status/graph-data?calendarType=date&${RANGE}`, 1),
@@ -118,7 +117,7 @@ describe('SIGTERM during in-flight requests (real processes)', function () {
     it('when SIGTERM arrives while limit changes and reads are in flight, then every one answers 200, every change is kept, and the process exits 0', async () => {
       const member = await startService('member', { MEMBER_DATABASE_URL: db.url });
       services.push(member);
-      hold = await holdEveryTable(db.knex, db.name);
+      hold = await holdTables(db.knex, db.name);
       const flights: Flight[] = [
         ...Object.entries(decreases).map(([mbrNo, ocurAmt]) => ({
           label: `decrease ${mbrNo}`,

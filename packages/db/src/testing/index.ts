@@ -44,3 +44,4 @@ export async function tableChecksums(knex: Knex): Promise<Record<string, string>
   const [rows] = (await knex.raw(`CHECKSUM TABLE ${names.map((n) => `\`${n}\``).join(', ')}`)) as [{ Table: string; Checksum: number | string | null }[]];
   return Object.fromEntries(rows.map((r) => [r.Table.slice(r.Table.indexOf('.') + 1), String(r.Checksum)]));
 }
+export { holdTables, type TableHold } from './table-hold.ts';

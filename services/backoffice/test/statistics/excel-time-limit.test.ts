@@ -1,17 +1,10 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createKnex, type Knex } from '@bo/db';
-import type { TestDatabase } from '@bo/db/testing';
+import { holdTables, type TestDatabase } from '@bo/db/testing';
 import { TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
 import { ADMIN_AUTH, BO, statisticsDatabase } from './helpers/statistics-app.ts';
-
-/** A promise with its resolve handle, to know when the locking connection has its lock. */
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 // Three days, no whole month: the download streams from the daily aggregate only.
 const QUERY = 'startDate=2026-01-03&endDate=2026-01-05&agrtGb=01';
@@ -22,7 +15,6 @@ describe('Excel download whose first row comes after the request time limit', fu
   this.timeout(30_000);
   let db: TestDatabase;
   let pool: Knex;
-  let locker: Knex;
 
   before(async () => {
     db = await statisticsDatabase('excel_time_limit');
@@ -30,10 +22,8 @@ describe('Excel download whose first row comes after the request time limit', fu
     await db.knex('agg_payway_daily').insert(['10', '20', '30'].map((pay_way_cd) => ({ agrt_gb_cd: '01', agrt_dt: '2026-01-04', site_no: 'S01', pay_way_cd, ...measures })));
     // One connection, so a connection the download never gave back would starve the next request.
     pool = createKnex(db.url, { poolMax: 1, acquireTimeoutMs: 2_000, statementTimeoutMs: 20_000, streamStatementTimeoutMs: 60_000 });
-    locker = createKnex(db.url, { poolMax: 1 });
   });
   after(async () => {
-    await locker?.destroy();
     await pool?.destroy();
     await db?.drop();
   });
@@ -44,22 +34,13 @@ describe('Excel download whose first row comes after the request time limit', fu
       logger: testLogger(),
       knex: pool,
     });
-    const locked = deferred();
-    const unlock = deferred();
-    const holding = locker.transaction(async (trx) => {
-      await trx.raw('LOCK TABLES agg_payway_daily WRITE');
-      locked.resolve();
-      await unlock.promise;
-      await trx.raw('UNLOCK TABLES');
-    });
-    await locked.promise;
+    const hold = await holdTables(db.knex, db.name, ['agg_payway_daily']);
     try {
       const timedOut = await request(app).get(DOWNLOAD).set('Authorization', ADMIN_AUTH).timeout(10_000);
       expect(timedOut.status).to.equal(900);
       expect(timedOut.body).to.include({ code: '1504', httpStatus: 504 });
     } finally {
-      unlock.resolve();
-      await holding;
+      await hold.release();
     }
     const next = await request(app).get(LIST).set('Authorization', ADMIN_AUTH).timeout(10_000);
     expect(next.status, JSON.stringify(next.body)).to.equal(200);

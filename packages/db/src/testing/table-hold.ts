@@ -1,4 +1,4 @@
-import type { Knex } from '@bo/db';
+import type { Knex } from '../connection.ts';
 
 export interface TableHold {
   /** The statements of other connections waiting for the held tables right now. */
@@ -8,12 +8,13 @@ export interface TableHold {
 }
 
 /**
- * Hold every table of the database with `LOCK TABLES … WRITE` on one connection, so every
- * statement another connection sends to them waits: requests and jobs stay in flight for as
- * long as the test decides, without sleeping and without knowing which tables they read.
+ * Hold tables of the database (every table when none are named) with `LOCK TABLES … WRITE` on
+ * one connection, so every statement another connection sends to them waits: requests and jobs
+ * stay in flight for as long as the test decides, without sleeping.
  */
-export async function holdEveryTable(knex: Knex, database: string): Promise<TableHold> {
-  const tables = (await knex('information_schema.TABLES').where({ TABLE_SCHEMA: database, TABLE_TYPE: 'BASE TABLE' }).pluck('TABLE_NAME')) as string[];
+export async function holdTables(knex: Knex, database: string, only?: readonly string[]): Promise<TableHold> {
+  const tables =
+    only ?? ((await knex('information_schema.TABLES').where({ TABLE_SCHEMA: database, TABLE_TYPE: 'BASE TABLE' }).pluck('TABLE_NAME')) as string[]);
   let locked!: () => void;
   let failed!: (err: unknown) => void;
   const isLocked = new Promise<void>((resolve, reject) => ((locked = resolve), (failed = reject)));
