@@ -1,33 +1,86 @@
 /**
- * `pnpm test`: every package's mocha suite, one package at a time (the machine has two cores
- * and one MariaDB), then one closing line `N passed, N failed`. Exit code 1 if anything failed.
- * `pnpm test services/member` runs the packages whose folder starts with the argument
- * (`pnpm test:faults` is `pnpm test tests/faults`).
+ * `pnpm test [path …]`: the mocha suites, one package at a time (the machine has two cores and one
+ * MariaDB), then one closing line `N passed, N failed`. Exit code 1 if anything failed.
+ *
+ * Without a path: a workspace typecheck, the README configuration-table check and every package.
+ * With paths (relative to where the command was typed): a package folder runs that package, a
+ * test file or a folder inside a package's `test/` runs only those files. A path that does not
+ * exist or holds no test, and a run that executes no test at all, are failures with a message.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-
-const hasTests = (dir: string): boolean =>
-  existsSync(dir) && readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((f) => f.endsWith('.test.ts'));
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const filter = process.argv[2];
-const packages = ['packages', 'services']
-  .flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`))
-  // The fault tests last: they start the real processes against their own MariaDB and Redis.
-  .concat(['bench', 'tests/faults'])
-  .filter((dir) => existsSync(join(root, dir, '.mocharc.json')) && hasTests(join(root, dir, 'test')))
-  .filter((dir) => !filter || dir.startsWith(filter));
+// pnpm runs scripts from the workspace root; INIT_CWD is where the user typed the command.
+const typedIn = process.env.INIT_CWD ?? process.cwd();
 
-let passed = 0;
-let failed = 0;
-let pending = 0;
-const failedPackages: string[] = [];
+const USAGE = `usage: pnpm test [path …]
+  no path           typecheck, README configuration check and every package's suite
+  services/member   one package
+  services/member/test/staff-limit-change.test.ts
+                    one test file (several paths may be given; folders inside test/ too)`;
+
+const isTestFile = (file: string) => file.endsWith('.test.ts');
+const testFilesIn = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(isTestFile).map((f) => join(dir, f)) : [];
+
+/** Package folders (relative to the root) that have a mocha config and at least one test. */
+const allPackages = ['packages', 'services', 'tests']
+  .flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`))
+  .concat(['bench'])
+  .filter((dir) => existsSync(join(root, dir, '.mocharc.cjs')) && testFilesIn(join(root, dir, 'test')).length > 0)
+  // The fault and system tests last: they start the real processes.
+  .sort((a, b) => Number(a.startsWith('tests/')) - Number(b.startsWith('tests/')));
+
+/** What to run in one package: everything, or the listed spec files. */
+interface Run {
+  dir: string;
+  specs: string[] | 'all';
+}
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+/** The package folder (relative to the root) that holds `path`, or undefined. */
+function packageOf(path: string): string | undefined {
+  for (let dir = statSync(path).isDirectory() ? path : dirname(path); dir.startsWith(root) && dir !== root; dir = dirname(dir)) {
+    const rel = relative(root, dir).split(sep).join('/');
+    if (allPackages.includes(rel)) return rel;
+  }
+  return undefined;
+}
+
+function plan(args: string[]): Run[] {
+  if (args.length === 0) return allPackages.map((dir) => ({ dir, specs: 'all' }));
+  const runs = new Map<string, Run>();
+  for (const arg of args) {
+    if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    if (arg.startsWith('-')) fail(`unknown option ${arg}`);
+    const path = [resolve(typedIn, arg), resolve(root, arg)].find((p) => existsSync(p));
+    if (!path) fail(`no such file or folder: ${arg}`);
+    const dir = packageOf(path);
+    if (!dir) fail(`${arg} is not inside a package with tests (${allPackages.join(', ')})`);
+    const run = runs.get(dir) ?? { dir, specs: [] };
+    runs.set(dir, run);
+    if (path === join(root, dir)) run.specs = 'all';
+    else {
+      const files = statSync(path).isDirectory() ? testFilesIn(path) : isTestFile(path) ? [path] : [];
+      if (files.length === 0) fail(`${arg} holds no test file (*.test.ts)`);
+      if (run.specs !== 'all') run.specs.push(...files.map((f) => relative(join(root, dir), f)));
+    }
+  }
+  return [...runs.values()];
+}
 
 /** Run a command, echo its output, resolve with the text and exit code. */
 function run(command: string, args: string[], cwd: string): Promise<{ text: string; code: number }> {
-  return new Promise((resolve) => {
+  return new Promise((resolveRun) => {
     let text = '';
     const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
     child.stdout.on('data', (d: Buffer) => {
@@ -35,43 +88,55 @@ function run(command: string, args: string[], cwd: string): Promise<{ text: stri
       text += d.toString();
     });
     child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
-    child.on('close', (code) => resolve({ text, code: code ?? 1 }));
+    child.on('close', (code) => resolveRun({ text, code: code ?? 1 }));
   });
 }
 
+const runs = plan(process.argv.slice(2));
+let passed = 0;
+let failed = 0;
+let pending = 0;
+const failedParts: string[] = [];
+const count = (text: string, word: string) => Number(text.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
+
 // Type errors are test failures too: one check for the whole workspace.
-if (!filter) {
+if (process.argv.length <= 2) {
   console.log('=== typecheck (all packages) ===');
   const packagesTypecheck = await run(join(root, 'node_modules/.bin/turbo'), ['run', 'typecheck', '--output-logs=errors-only'], root);
   const scriptsTypecheck = await run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], root);
   if (packagesTypecheck.code === 0 && scriptsTypecheck.code === 0) passed += 1;
   else {
     failed += 1;
-    failedPackages.push('typecheck');
+    failedParts.push('typecheck');
   }
   console.log('=== README configuration table matches the config schemas ===');
   const configTable = await run(join(root, 'node_modules/.bin/tsx'), ['scripts/config-table.ts', '--check'], root);
   if (configTable.code === 0) passed += 1;
   else {
     failed += 1;
-    failedPackages.push('README configuration table');
+    failedParts.push('README configuration table');
   }
 }
 
-for (const dir of packages) {
-  console.log(`\n=== ${dir} ===`);
-  const output = await run(join(root, 'node_modules/.bin/mocha'), ['--no-color'], join(root, dir));
-  const count = (word: string) => Number(output.text.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
-  const p = count('passing');
-  const f = count('failing');
+let testsRun = 0;
+for (const { dir, specs } of runs) {
+  console.log(`\n=== ${dir}${specs === 'all' ? '' : `: ${specs.join(' ')}`} ===`);
+  const output = await run(join(root, 'node_modules/.bin/mocha'), ['--no-color', ...(specs === 'all' ? [] : specs)], join(root, dir));
+  const p = count(output.text, 'passing');
+  const f = count(output.text, 'failing');
   passed += p;
   failed += f;
-  pending += count('pending');
-  // A suite that crashed before reporting counts as one failure, never as silence.
+  pending += count(output.text, 'pending');
+  testsRun += p + f;
+  // A suite that crashed before reporting, or that found no test, counts as one failure, never as silence.
   if (output.code !== 0 && f === 0) failed += 1;
-  if (output.code !== 0) failedPackages.push(dir);
+  if (output.code !== 0) failedParts.push(dir);
 }
 
-if (failedPackages.length) console.log(`\nfailed packages: ${failedPackages.join(', ')}`);
+if (testsRun === 0) {
+  console.log('\nno test was executed: that is a failure, not a pass');
+  if (failed === 0) failed = 1;
+}
+if (failedParts.length) console.log(`\nfailed: ${failedParts.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
