@@ -1,12 +1,8 @@
-import { boSourceMigrations, createKnex, ensureDatabase, memberBaseMigrations, migrateLatest, migrateRollback, redact, type Migration } from '@bo/db';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
-import { memberServiceMigrations } from '@bo/member/migrations';
+import { createKnex, ensureDatabase, migrateLatest, migrateRollback, redact } from '@bo/db';
+import { boMigrations } from '@bo/aggregates';
+import { memberMigrations } from '@bo/member/migrations';
 
-/** Everything the bo database needs: the platform's source tables, then the worker's aggregates. */
-export const boMigrations: readonly Migration[] = [...boSourceMigrations, ...aggregateMigrations];
-
-/** Everything the member database needs. */
-export const memberMigrations: readonly Migration[] = [...memberBaseMigrations, ...memberServiceMigrations];
+export { boMigrations, memberMigrations };
 
 export const databaseUrls = () => ({
   bo: process.env.BO_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/bo',

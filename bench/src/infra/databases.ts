@@ -1,11 +1,9 @@
-import { boSourceMigrations, createKnex, dropDatabase, ensureDatabase, memberBaseMigrations, migrateLatest, withDatabase, type Knex, type Migration } from '@bo/db';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
-import { memberServiceMigrations } from '@bo/member/migrations';
+import { createKnex, dropDatabase, ensureDatabase, migrateLatest, withDatabase, type Knex, type Migration } from '@bo/db';
+import { boMigrations } from '@bo/aggregates';
+import { memberMigrations } from '@bo/member/migrations';
 import type { BenchOptions } from '../options.ts';
 
-/** What the bo database needs: the platform's source tables, then the worker's aggregates. */
-export const boMigrations: readonly Migration[] = [...boSourceMigrations, ...aggregateMigrations];
-export const memberMigrations: readonly Migration[] = [...memberBaseMigrations, ...memberServiceMigrations];
+export { boMigrations, memberMigrations };
 
 export const databaseUrl = (options: Pick<BenchOptions, 'serverUrl'>, name: string, localInfile = false): string => {
   const url = withDatabase(options.serverUrl, name);

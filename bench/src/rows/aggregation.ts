@@ -21,7 +21,7 @@ export async function loadRebuild(): Promise<Rebuild> {
 }
 
 /** Statements that write the aggregate itself; the run log and build status are the job's bookkeeping. */
-const BOOKKEEPING = /\b(agg_run_log|agg_day_status|agg_watermark)\b/i;
+const BOOKKEEPING = /\b(agg_run_log|agg_built_day|agg_watermark)\b/i;
 const isDataStatement = (q: CapturedQuery) => /\bagg_\w+/i.test(q.sql) && !BOOKKEEPING.test(q.sql) && /^\s*(insert|delete|replace|update)/i.test(q.sql);
 
 /** The same data statements in one transaction on one plain connection. */

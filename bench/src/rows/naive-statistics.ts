@@ -4,7 +4,7 @@ import type { CaseConditions, Family } from './statistics-cases.ts';
 /**
  * The naive way to answer a statistics request: group the raw events (and raw page views) of
  * the range on every call, joining the masters, with no aggregate table. Same numbers as the
- * service (DATA-MODEL.md section 3), so it is both the speed reference and a cross-check.
+ * service (docs/data-model.md §3), so it is both the speed reference and a cross-check.
  */
 const MEASURES = `SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.amt ELSE 0 END) AS ord_amt,
   SUM(CASE WHEN e.evt_gb_cd = '10' THEN e.qty ELSE 0 END) AS ord_qty,

@@ -6,19 +6,6 @@ export type AggregateKind = (typeof AGGREGATE_KINDS)[number];
 /** Built per day from `ord_stat_evt`; `period` holds the rollups of the period and hourly status reports. */
 export const DAILY_KINDS = ['category', 'payway', 'goods', 'entr', 'period'] as const;
 
-/**
- * The goods attributes the period rollups (`agg_dim_daily`, `agg_inflow_dim_daily`) are filed
- * by: `dim_cd`, the report filter it serves, and the `goods` column. `ALL_GOODS_DIM` (dim_val '')
- * holds every goods. Shared by the worker that writes the rows and the service that reads them.
- */
-export const ALL_GOODS_DIM = 'all';
-export const GOODS_DIMENSIONS = [
-  { dimCd: 'ctg', filter: 'stdCtgNo', column: 'std_ctg_no' },
-  { dimCd: 'entr', filter: 'entrNo', column: 'entr_no' },
-  { dimCd: 'brand', filter: 'brandNo', column: 'brand_no' },
-  { dimCd: 'md', filter: 'mdId', column: 'md_id' },
-] as const;
-
 /** The rerun form of the queue dashboard and the `aggregate` CLI. */
 export const RerunRequest = Type.Object(
   {

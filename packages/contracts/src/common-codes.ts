@@ -31,6 +31,9 @@ export const REVIEW_STATES = [
 /** PR022 value meaning "display-processed". */
 export const REVIEW_DISPLAYED = '20';
 
+/** agrtGb values: the two report kinds of every statistic (order status, sales status). */
+export const AGRT_GB = { ORDER: '01', SALES: '02' } as const;
+
 /** ME016 values of rsrvUseGbCd. */
 export const RSRV_USE_GB = { INCREASE: '10', DECREASE: '20' } as const;
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Query fields no longer than their source columns (DATA-MODEL.md), so a typo fails as a validation error. */
+/** Query fields no longer than their source columns (docs/data-model.md), so a typo fails as a validation error. */
 const Str = (description: string, maxLength: number) => Type.Optional(Type.String({ description, minLength: 1, maxLength }));
 const EntrNo = Str('supplier number; a token with a supplier may only name its own', 20);
 const UserId = Str('user id whose category mappings count; another user than the caller: BO_ADMIN only', 50);

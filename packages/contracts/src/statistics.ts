@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AgrtGb, DateString, ListWrapper, MonthString } from './common.ts';
 
 const Str = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
-/** A query condition no longer than its source column (DATA-MODEL.md), so a typo fails as a validation error. */
+/** A query condition no longer than its source column (docs/data-model.md), so a typo fails as a validation error. */
 const Cond = (description: string, maxLength: number) => Type.Optional(Type.String({ description, minLength: 1, maxLength }));
 const Amount = (description: string) => Type.Number({ description });
 const Qty = (description: string) => Type.Integer({ format: 'int32', description });

@@ -3,7 +3,7 @@ import { boSourceMigrations, memberBaseMigrations, migrateLatest, migrateRollbac
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.ts';
 
 /**
- * Tables and columns as DATA-MODEL.md sections 2 and 5 name them (written out here, not read
+ * Tables and columns as docs/data-model.md §2 and §5 name them (written out here, not read
  * from the migrations, so a renamed or missing column fails).
  */
 const BO_SOURCE: Record<string, string> = {
@@ -72,7 +72,7 @@ function roundTrip(label: string, migrations: readonly Migration[], expected: Re
     });
     after(async () => db?.drop());
 
-    it('when applied to an empty database, then every table and column of DATA-MODEL.md exists', async () => {
+    it('when applied to an empty database, then every table and column of docs/data-model.md exists', async () => {
       await migrateLatest(db.knex, migrations);
       expectTables(await columnsByTable(db.knex), expected);
     });

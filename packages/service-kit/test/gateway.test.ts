@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Express } from 'express';
-import { boSourceMigrations, memberBaseMigrations } from '@bo/db';
+import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { memberServiceMigrations } from '@bo/member/migrations';
+import { memberMigrations } from '@bo/member/migrations';
 import { ADMIN, bearer, testLogger } from '../src/testing/index.ts';
 import { closedPort } from './support/closed-port.ts';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
@@ -315,7 +315,7 @@ describe('gateway in front of the real services', () => {
     this.timeout(60_000);
     [boDb, memberDb] = await Promise.all([
       createTestDatabase('kit_gw_bo', boSourceMigrations),
-      createTestDatabase('kit_gw_member', [...memberBaseMigrations, ...memberServiceMigrations]),
+      createTestDatabase('kit_gw_member', memberMigrations),
     ]);
     await memberDb.knex('mbr').insert({ mbr_no: STAFF.mbrNo, mbr_nm: 'staff', mbr_stat_cd: '10', staff_yn: 'Y' });
     await memberDb.knex('staff_dc_lim').insert({ mbr_no: STAFF.mbrNo, lim_amt: STAFF.limAmt, rmnd_amt: STAFF.rmndAmt, upd_dtm: '2026-01-01 00:00:00' });

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Knex } from '@bo/db';
 import { createServiceApp, type Logger } from '@bo/service-kit';
-import { mountDashboard } from './dashboard/routes.ts';
+import { mountQueueBoard } from './queue-board/routes.ts';
 import type { Queues } from './queue/queues.ts';
 
 export interface WorkerAppDeps {
@@ -25,6 +25,6 @@ export function createWorkerApp(deps: WorkerAppDeps): Express {
     logger: deps.logger,
     probes: { database: () => deps.knex.raw('SELECT 1'), redis: () => deps.redis.ping() },
     guards: [],
-    routes: (router) => mountDashboard(router, deps),
+    routes: (router) => mountQueueBoard(router, deps),
   });
 }

@@ -27,7 +27,7 @@ export const workerConfigSchema = {
   AGG_STALLED_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 30_000, description: 'how often workers look for jobs whose worker died' }),
 };
 
-/** Development-only dashboard credentials; any other environment must set its own. */
+/** Development-only queue-board credentials; any other environment must set its own. */
 export const DEV_DASHBOARD_USER = 'ops';
 export const DEV_DASHBOARD_PASSWORD = 'ops-local-only';
 
@@ -62,8 +62,8 @@ export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;
 export const loadWorkerConfig = (env: NodeJS.ProcessEnv = process.env) =>
   loadConfig(workerConfigSchema, env, (c) => [...checkTimeZone(c), ...checkDashboardCredentials(c), ...checkCrons(c)]);
 
-/** The dashboard credentials, falling back to the development pair (the caller logs a warning). */
-export function dashboardCredentials(config: WorkerConfig): { user: string; password: string; isDevDefault: boolean } {
+/** The queue-board credentials, falling back to the development pair (the caller logs a warning). */
+export function queueBoardCredentials(config: WorkerConfig): { user: string; password: string; isDevDefault: boolean } {
   const isDevDefault = !config.QUEUE_DASHBOARD_USER || !config.QUEUE_DASHBOARD_PASSWORD;
   return isDevDefault
     ? { user: DEV_DASHBOARD_USER, password: DEV_DASHBOARD_PASSWORD, isDevDefault }

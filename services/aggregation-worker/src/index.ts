@@ -1,4 +1,3 @@
-export { aggregateMigrations } from './migrations/index.ts';
 export { rebuildAggregate, type RebuildResult } from './aggregation/rebuild.ts';
 export { findLateData, type LateData } from './aggregation/late-data.ts';
 export { reconcileDays, type Mismatch } from './aggregation/reconcile.ts';

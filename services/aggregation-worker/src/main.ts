@@ -1,7 +1,7 @@
 import { createKnex } from '@bo/db';
 import { createLogger, createRedis, installGracefulShutdown, runMain, startHttpServer } from '@bo/service-kit';
 import { createWorkerApp } from './app.ts';
-import { dashboardCredentials, loadWorkerConfig } from './config.ts';
+import { queueBoardCredentials, loadWorkerConfig } from './config.ts';
 import { createQueues } from './queue/queues.ts';
 import { registerSchedules } from './queue/schedules.ts';
 import { startWorkers } from './queue/workers.ts';
@@ -9,9 +9,9 @@ import { startWorkers } from './queue/workers.ts';
 await runMain(async () => {
   const config = loadWorkerConfig();
   const logger = createLogger('aggregation-worker', config.LOG_LEVEL);
-  const credentials = dashboardCredentials(config);
+  const credentials = queueBoardCredentials(config);
   if (credentials.isDevDefault) {
-    logger.warn('QUEUE_DASHBOARD_USER / QUEUE_DASHBOARD_PASSWORD not set: the dashboard uses the development-only credentials', {
+    logger.warn('QUEUE_DASHBOARD_USER / QUEUE_DASHBOARD_PASSWORD not set: the queue board uses the development-only credentials', {
       user: credentials.user,
     });
   }

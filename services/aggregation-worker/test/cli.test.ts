@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { AGGREGATE_KINDS } from '@bo/contracts';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
+import { boMigrations } from '@bo/aggregates';
 import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, storedRows } from './helpers/expected.ts';
 import { createTestQueues, REDIS_URL, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
@@ -21,7 +20,7 @@ describe('aggregate CLI', () => {
   };
 
   before(async () => {
-    db = await createTestDatabase('agg_cli', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('agg_cli', boMigrations);
     data = generateSourceData(9001, ['2026-05-31', '2026-06-01']);
     await insertSourceData(db.knex, data);
     env = createTestQueues('cli');

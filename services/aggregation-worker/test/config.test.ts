@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { dashboardCredentials, loadCliConfig, loadWorkerConfig } from '../src/config.ts';
+import { queueBoardCredentials, loadCliConfig, loadWorkerConfig } from '../src/config.ts';
 
 const problemsOf = (fn: () => unknown): string => {
   try {
@@ -22,7 +22,7 @@ describe('worker configuration', () => {
       PLATFORM_TIME_ZONE: 'Asia/Seoul',
       REDIS_PREFIX: 'bo',
     });
-    expect(dashboardCredentials(config).isDevDefault).to.equal(true);
+    expect(queueBoardCredentials(config).isDevDefault).to.equal(true);
   });
 
   for (const env of ['production', 'test']) {
@@ -34,7 +34,7 @@ describe('worker configuration', () => {
 
   it('when the credentials are set, then they are used as given', () => {
     const config = loadWorkerConfig({ NODE_ENV: 'production', QUEUE_DASHBOARD_USER: 'ops', QUEUE_DASHBOARD_PASSWORD: 'long-enough-secret' });
-    expect(dashboardCredentials(config)).to.deep.equal({ user: 'ops', password: 'long-enough-secret', isDevDefault: false });
+    expect(queueBoardCredentials(config)).to.deep.equal({ user: 'ops', password: 'long-enough-secret', isDevDefault: false });
   });
 
   it('when a schedule is not a cron pattern or a flag not a boolean, then the message names the variable', () => {

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
+import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
 import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
@@ -35,7 +34,7 @@ describe('late data and nightly reconciliation', () => {
   });
 
   before(async () => {
-    db = await createTestDatabase('agg_late', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('agg_late', boMigrations);
     data = generateSourceData(777, DAYS);
     await insertSourceData(db.knex, data);
     for (const day of DAYS) {

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
+import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
-import { reconcileMonths } from '../src/aggregation/month-rollup.ts';
+import { reconcileMonths } from '../src/aggregation/reconcile.ts';
 import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, type AggRow, type DailyKindName } from './helpers/expected.ts';
 
@@ -67,7 +66,7 @@ describe('monthly roll-ups of the list aggregates', () => {
   };
 
   before(async () => {
-    db = await createTestDatabase('agg_month', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('agg_month', boMigrations);
     data = generateSourceData(20260430, DAYS, { goods: 14, orders: 90, inflows: 0 });
     await insertSourceData(db.knex, data);
   });

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
+import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { reconcileDays } from '../src/aggregation/reconcile.ts';
-import { replacePeriodDay } from '../src/aggregation/period-repository.ts';
+import { replacePeriodDay } from '../src/aggregation/data-access/period-rollups.ts';
 import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
 import {
   expectedInflowRollups,
@@ -29,7 +28,7 @@ describe('period rollups: kind period and the inflow rollups', () => {
   const expectedMonths = () => monthsOf(DAYS.flatMap((day) => expectedPeriod(data, day, filedAs).dims));
 
   before(async () => {
-    db = await createTestDatabase('agg_period', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('agg_period', boMigrations);
     data = generateSourceData(20260430, DAYS);
     await insertSourceData(db.knex, data);
     filedAs = new Map(data.goods.map((g) => [g.goods_no, { ...g }]));
@@ -47,7 +46,7 @@ describe('period rollups: kind period and the inflow rollups', () => {
     const dims = new Set(DAYS.flatMap((day) => expectedPeriod(data, day).dims.map((r) => r.dim_cd)));
     expect([...dims].sort(), 'every dimension has rows').to.deep.equal(['all', 'brand', 'ctg', 'entr', 'md']);
     expect(await storedMonths(db.knex, 'events')).to.deep.equal(expectedMonths());
-    const status = await db.knex('agg_day_status').where({ kind: 'period' }).pluck('agrt_dt');
+    const status = await db.knex('agg_built_day').where({ kind: 'period' }).pluck('agrt_dt');
     expect(status.sort()).to.deep.equal(DAYS);
   });
 

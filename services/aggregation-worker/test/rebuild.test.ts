@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
+import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, expectedInflow, storedRows, type DailyKindName } from './helpers/expected.ts';
@@ -15,7 +14,7 @@ describe('rebuildAggregate', () => {
   let data: SourceData;
 
   before(async () => {
-    db = await createTestDatabase('agg_rebuild', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('agg_rebuild', boMigrations);
     data = generateSourceData(20260501, DAYS);
     await insertSourceData(db.knex, data);
   });
@@ -83,7 +82,7 @@ describe('rebuildAggregate', () => {
     const maxEvtNo = Math.max(
       ...(await db.knex('ord_stat_evt').select('evt_no', 'evt_dtm')).filter((e) => String(e.evt_dtm).startsWith(day)).map((e) => Number(e.evt_no)),
     );
-    const status = await db.knex('agg_day_status').where({ kind: 'payway', agrt_dt: day }).first();
+    const status = await db.knex('agg_built_day').where({ kind: 'payway', agrt_dt: day }).first();
     expect(status).to.include({ agrt_hour: -1, row_cnt: res.rows, built_max_no: maxEvtNo });
   });
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
+import { boMigrations } from '@bo/aggregates';
 import { registerSchedules, type ScheduleSettings } from '../src/queue/schedules.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
 import { createQueues } from '../src/queue/queues.ts';
@@ -19,7 +18,7 @@ describe('schedules', () => {
   let data: SourceData;
 
   before(async () => {
-    db = await createTestDatabase('agg_schedules', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('agg_schedules', boMigrations);
     data = generateSourceData(4242, ['2026-04-29', '2026-04-30', '2026-05-01']);
     await insertSourceData(db.knex, data);
   });
@@ -107,7 +106,7 @@ describe('schedules', () => {
 
   it('when the hourly run finds hours without a build after downtime, then it queues exactly those hours, the last being the hour just ended', async () => {
     // 12:10 in Seoul on 1 May; hour 10 was built before the downtime.
-    await db.knex('agg_day_status').insert({ kind: 'inflow', agrt_dt: '2026-05-01', agrt_hour: 10, built_max_no: 0, row_cnt: 0, built_dtm: '2026-05-01 11:05:00' });
+    await db.knex('agg_built_day').insert({ kind: 'inflow', agrt_dt: '2026-05-01', agrt_hour: 10, built_max_no: 0, row_cnt: 0, built_dtm: '2026-05-01 11:05:00' });
     const result = await runScheduled('hourly', deps(new Date('2026-05-01T03:10:00Z'), { catchUpHours: 5 }));
     expect(result.queued.filter((q) => q.requestedBy === 'schedule').map((q) => q.jobId)).to.deep.equal([
       'build-inflow-2026-05-01-h07',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { boSourceMigrations, type Knex } from '@bo/db';
+import { type Knex } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
+import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { enqueueBuild } from '../src/queue/build-jobs.ts';
 import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
@@ -38,7 +38,7 @@ describe('worker process killed in the middle of a job', function () {
   };
 
   before(async () => {
-    db = await createTestDatabase('agg_crash', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('agg_crash', boMigrations);
     data = generateSourceData(31337, ['2026-04-30', DAY]);
     await insertSourceData(db.knex, data);
     env = createTestQueues('crash');

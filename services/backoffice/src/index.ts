@@ -1,2 +1,3 @@
-export { createBackofficeApp, BO_PREFIX, type BackofficeDeps } from './app.ts';
+export { createBackofficeApp } from './app.ts';
+export { BO_PREFIX, type BackofficeDeps } from './deps.ts';
 export { loadBackofficeConfig, type BackofficeConfig } from './config.ts';

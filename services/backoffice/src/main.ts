@@ -1,6 +1,7 @@
 import { createKnex } from '@bo/db';
 import { createLogger, createRedis, installGracefulShutdown, runMain, serverTimeoutsFor, startHttpServer, type Closer } from '@bo/service-kit';
-import { BO_PREFIX, createBackofficeApp } from './app.ts';
+import { createBackofficeApp } from './app.ts';
+import { BO_PREFIX } from './deps.ts';
 import { loadBackofficeConfig } from './config.ts';
 
 await runMain(async () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DAILY_KINDS, operationsOf } from '@bo/contracts';
-import { addDays, boSourceMigrations, seedDatabases } from '@bo/db';
+import { addDays, seedDatabases } from '@bo/db';
 import { createTestDatabase, tableChecksums, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { startHttpServer, type RunningServer } from '@bo/service-kit';
 import {
@@ -43,7 +43,7 @@ describe('hostile input: back-office operations', function () {
   const statuses = new Map<string, number>();
 
   before(async () => {
-    db = await createTestDatabase('hostile_bo', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('hostile_bo', boMigrations);
     const seeded = await seedDatabases({ boUrl: db.url, seed: 7, days: 10, goods: 40, events: 3000, loadMethod: 'insert' });
     const plan = seeded.plan!;
     for (let day = plan.start; day <= plan.end; day = addDays(day, 1))

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import request from 'supertest';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, holdTables, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { boMigrations } from '@bo/aggregates';
 import { freePort } from '@bo/aggregation-worker/testing';
 import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
 
@@ -26,7 +25,7 @@ describe('overload of the real back-office process: a held table and a full pool
   let output = '';
 
   before(async () => {
-    db = await createTestDatabase('bo_overload', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('bo_overload', boMigrations);
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

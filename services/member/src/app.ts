@@ -1,17 +1,8 @@
 import type { Express } from 'express';
-import type { Knex } from '@bo/db';
-import { createServiceApp, type Logger } from '@bo/service-kit';
-import type { MemberConfig } from './config.ts';
+import { createServiceApp } from '@bo/service-kit';
+import { MEMBER_PREFIX, type MemberDeps } from './deps.ts';
 import { accessTokenRequired, internalOnly } from './internal-only.ts';
 import { mountStaffLimitRoutes } from './staff-limit/routes.ts';
-
-export const MEMBER_PREFIX = '/api/member';
-
-export interface MemberDeps {
-  config: MemberConfig;
-  logger: Logger;
-  knex: Knex;
-}
 
 /** The member service as an Express app; `main.ts` listens, tests use it in-process. */
 export function createMemberApp(deps: MemberDeps): Express {

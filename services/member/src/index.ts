@@ -1,3 +1,4 @@
-export { createMemberApp, MEMBER_PREFIX, type MemberDeps } from './app.ts';
+export { createMemberApp } from './app.ts';
+export { MEMBER_PREFIX, type MemberDeps } from './deps.ts';
 export { loadMemberConfig, type MemberConfig } from './config.ts';
 export { createMemberKnex } from './database.ts';

@@ -1,5 +1,6 @@
 import { createLogger, installGracefulShutdown, runMain, serverTimeoutsFor, startHttpServer } from '@bo/service-kit';
-import { createMemberApp, MEMBER_PREFIX } from './app.ts';
+import { createMemberApp } from './app.ts';
+import { MEMBER_PREFIX } from './deps.ts';
 import { loadMemberConfig } from './config.ts';
 import { createMemberKnex } from './database.ts';
 import { startKeySweeper } from './staff-limit/key-sweeper.ts';

@@ -1,18 +1,18 @@
 import http from 'node:http';
 import type { Express } from 'express';
-import { memberBaseMigrations, type Knex } from '@bo/db';
+import { type Knex } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
 import { startHttpServer, type RunningServer } from '@bo/service-kit';
 import { testLogger } from '@bo/service-kit/testing';
 import { createMemberApp, createMemberKnex, loadMemberConfig } from '../src/index.ts';
-import { memberServiceMigrations } from '../src/migrations/index.ts';
+import { memberMigrations } from '../src/migrations/index.ts';
 
 export const CHANGE_PATH = '/api/member/v1/staff/dcLimIncDec';
 export const STATUS_PATH = '/api/member/v1/staff/getDsctLmtStatBO';
 export const TIME_ZONE = 'Asia/Seoul';
 
 export const createMemberDatabase = (label: string): Promise<TestDatabase> =>
-  createTestDatabase(label, [...memberBaseMigrations, ...memberServiceMigrations]);
+  createTestDatabase(label, memberMigrations);
 
 export interface MemberApp {
   app: Express;

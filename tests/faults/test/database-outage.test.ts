@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { boSourceMigrations, createKnex, ensureDatabase, memberBaseMigrations, migrateLatest, withDatabase, type Migration } from '@bo/db';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { createKnex, ensureDatabase, migrateLatest, withDatabase, type Migration } from '@bo/db';
+import { boMigrations } from '@bo/aggregates';
 import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
-import { memberServiceMigrations } from '@bo/member/migrations';
+import { memberMigrations } from '@bo/member/migrations';
 import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
 import { startPrivateMariaDb, type PrivateMariaDb } from './support/private-servers.ts';
 import { startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
@@ -60,10 +60,10 @@ describe('MariaDB stopped for 10 s under load (real services, private MariaDB)',
 
   before(async () => {
     mariadb = await startPrivateMariaDb();
-    const bo = await createMigrated(withDatabase(mariadb.serverUrl, 'bo'), [...boSourceMigrations, ...aggregateMigrations]);
+    const bo = await createMigrated(withDatabase(mariadb.serverUrl, 'bo'), boMigrations);
     await insertSourceData(bo, generateSourceData(777, DAYS));
     await bo.destroy();
-    const member = await createMigrated(withDatabase(mariadb.serverUrl, 'member'), [...memberBaseMigrations, ...memberServiceMigrations]);
+    const member = await createMigrated(withDatabase(mariadb.serverUrl, 'member'), memberMigrations);
     await member('mbr').insert({ mbr_no: 'S1', mbr_nm: 'staff S1', mbr_stat_cd: '10', staff_yn: 'Y' });
     await member('staff_dc_lim').insert({ mbr_no: 'S1', lim_amt: 500_000, rmnd_amt: 123_456, upd_dtm: '2026-01-01 00:00:00' });
     await member.destroy();

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { boMigrations } from '@bo/aggregates';
 import {
   buildJobId,
   createQueues,
@@ -45,7 +44,7 @@ describe('Redis killed and restarted while aggregation jobs wait (real worker pr
   for (const t of quiet.transports) t.silent = true;
 
   before(async () => {
-    db = await createTestDatabase('fault_redis', [...boSourceMigrations, ...aggregateMigrations]);
+    db = await createTestDatabase('fault_redis', boMigrations);
     await insertSourceData(db.knex, data);
     redis = await startPrivateRedis({ appendonly: true });
     client = createRedis(redis.url, quiet);

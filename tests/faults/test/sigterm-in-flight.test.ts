@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { boSourceMigrations, memberBaseMigrations } from '@bo/db';
+import { memberBaseMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { boMigrations } from '@bo/aggregates';
 import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
-import { memberServiceMigrations } from '@bo/member/migrations';
+import { memberMigrations } from '@bo/member/migrations';
 import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
 import { connectError, startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 
@@ -64,7 +64,7 @@ describe('SIGTERM during in-flight requests (real processes)', function () {
     let db: TestDatabase;
     const data = generateSourceData(4242, DAYS);
     before(async () => {
-      db = await createTestDatabase('fault_sigterm_bo', [...boSourceMigrations, ...aggregateMigrations]);
+      db = await createTestDatabase('fault_sigterm_bo', boMigrations);
       await insertSourceData(db.knex, data);
     });
     after(async () => db?.drop());
@@ -106,7 +106,7 @@ describe('SIGTERM during in-flight requests (real processes)', function () {
     const decreases = { S1: 1_000, S2: 2_000, S3: 3_000, S4: 4_000 };
     const readers = ['S5', 'S6'];
     before(async () => {
-      db = await createTestDatabase('fault_sigterm_member', [...memberBaseMigrations, ...memberServiceMigrations]);
+      db = await createTestDatabase('fault_sigterm_member', memberMigrations);
       for (const mbrNo of [...Object.keys(decreases), ...readers]) {
         await db.knex('mbr').insert({ mbr_no: mbrNo, mbr_nm: `staff ${mbrNo}`, mbr_stat_cd: '10', staff_yn: 'Y' });
         await db.knex('staff_dc_lim').insert({ mbr_no: mbrNo, lim_amt: 500_000, rmnd_amt: START, upd_dtm: '2026-01-01 00:00:00' });

@@ -1,17 +1,8 @@
 import { DAILY_KINDS, type AggregateKind } from '@bo/contracts';
 import type { Knex } from '@bo/db';
-import type { BuildTarget } from './build-target.ts';
-import {
-  builtStatusesOfDays,
-  eventDaysBetween,
-  inflowHoursBetween,
-  maxSourceNo,
-  minBuiltMaxNo,
-  readWatermark,
-  writeWatermark,
-  type Source,
-  type TouchedBucket,
-} from './status-repository.ts';
+import { builtDaysOf, minBuiltMaxNo, readWatermark, writeWatermark } from './data-access/build-log.ts';
+import { eventDaysBetween, inflowHoursBetween, maxSourceNo } from './data-access/source-marks.ts';
+import type { BuildTarget, Source, TouchedBucket } from './model.ts';
 
 export interface LateData {
   /** Builds whose day (or hour) already existed when rows arrived for it. */
@@ -27,7 +18,7 @@ const SOURCES: { source: Source; kinds: readonly AggregateKind[]; touched: typeo
 
 /**
  * Rows numbered above the high-water mark whose day (hour) was already built from fewer rows:
- * the build status remembers the highest number it saw, so a day built after the row arrived
+ * the built-day record keeps the highest number it saw, so a day built after the row arrived
  * is not rebuilt again. Without a mark yet, the scan starts at the oldest build's number.
  */
 export async function findLateData(knex: Knex): Promise<LateData> {
@@ -40,8 +31,8 @@ export async function findLateData(knex: Knex): Promise<LateData> {
     if (upTo <= from) continue;
     const buckets = await touched(knex, from, upTo);
     const bucketOf = new Map<string, TouchedBucket>(buckets.map((b) => [`${b.day}|${b.hour}`, b]));
-    const statuses = await builtStatusesOfDays(knex, kinds, [...new Set(buckets.map((b) => b.day))]);
-    for (const s of statuses) {
+    const builtDays = await builtDaysOf(knex, kinds, [...new Set(buckets.map((b) => b.day))]);
+    for (const s of builtDays) {
       const bucket = bucketOf.get(`${s.day}|${s.hour}`);
       if (bucket && bucket.maxNo > s.builtMaxNo) targets.push(s.hour < 0 ? { kind: s.kind, day: s.day } : { kind: s.kind, day: s.day, hour: s.hour });
     }

@@ -1,21 +1,13 @@
 import { addDays, dayRange, platformNowMillis, retryOnLockConflict, type Knex } from '@bo/db';
 import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
-import {
-  deleteDailyRows,
-  deleteInflowRows,
-  finishRunLog,
-  inflowRowsPerHour,
-  insertDailyRows,
-  insertInflowRows,
-  insertRunLog,
-  maxEventNoIn,
-  maxLogNoPerHour,
-  upsertDayStatus,
-  type DailyKind,
-  type Db,
-} from './repository.ts';
-import { addDayToMonth, takeDayFromMonth } from './month-rollup.ts';
-import { lockDay, rebuildInflowRollups, replacePeriodDay, snapshotNewGoods } from './period-repository.ts';
+import type { ListKind } from '@bo/aggregates';
+import { finishRunLog, insertRunLog, lockBuild, recordBuiltDays } from './data-access/build-log.ts';
+import { deleteInflowRows, inflowRowsPerHour, insertInflowRows } from './data-access/inflow.ts';
+import { deleteListDay, insertListDay } from './data-access/list-aggregates.ts';
+import { addDayToMonth, takeDayFromMonth } from './data-access/month-rollups.ts';
+import { rebuildInflowRollups, replacePeriodDay, snapshotNewGoods } from './data-access/period-rollups.ts';
+import { maxEventNoIn, maxLogNoPerHour } from './data-access/source-marks.ts';
+import type { Db, TimeRange } from './model.ts';
 
 export interface RebuildResult {
   kind: AggregateKind;
@@ -44,7 +36,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** `[day HH:00:00, next hour)` — hour 23 ends at the next day's midnight. */
-export const hourRange = (day: string, hour: number): [string, string] => [
+export const hourRange = (day: string, hour: number): TimeRange => [
   `${day} ${pad(hour)}:00:00`,
   hour === 23 ? `${addDays(day, 1)} 00:00:00` : `${day} ${pad(hour + 1)}:00:00`,
 ];
@@ -58,7 +50,7 @@ function checkJob(job: Pick<AggregateJobData, 'kind' | 'day' | 'hour'>): void {
   }
 }
 
-async function buildDaily(trx: Db, kind: DailyKind | 'period', day: string, builtAt: string): Promise<number> {
+async function buildDaily(trx: Db, kind: ListKind | 'period', day: string, builtAt: string): Promise<number> {
   const range = dayRange(day);
   // Read before the build: an event committed meanwhile may be in the rows yet above the
   // mark, which costs one needless rebuild at worst, never a missed one.
@@ -67,18 +59,18 @@ async function buildDaily(trx: Db, kind: DailyKind | 'period', day: string, buil
   if (kind === 'period') rows = await replacePeriodDay(trx, day, range);
   else {
     const taken = await takeDayFromMonth(trx, kind, day);
-    await deleteDailyRows(trx, kind, day);
-    rows = await insertDailyRows(trx, kind, day, range);
+    await deleteListDay(trx, kind, day);
+    rows = await insertListDay(trx, kind, day, range);
     await addDayToMonth(trx, kind, day, taken);
   }
-  await upsertDayStatus(trx, [{ kind, day, hour: -1, builtMaxNo, rows, builtAt }]);
+  await recordBuiltDays(trx, [{ kind, day, hour: -1, builtMaxNo, rows, builtAt }]);
   return rows;
 }
 
-/** One hour, or all 24 hours of the day when `hour` is absent; the status is kept per hour. */
+/** One hour, or all 24 hours of the day when `hour` is absent; what was built is recorded per hour. */
 async function buildInflow(trx: Db, day: string, hour: number | undefined, builtAt: string): Promise<number> {
   // First: the day-level inflow rollup below is rewritten from every hour of the day.
-  await lockDay(trx, 'inflow', day);
+  await lockBuild(trx, 'inflow', day);
   const range = hour === undefined ? dayRange(day) : hourRange(day, hour);
   const maxPerHour = await maxLogNoPerHour(trx, range);
   await deleteInflowRows(trx, day, hour);
@@ -86,7 +78,7 @@ async function buildInflow(trx: Db, day: string, hour: number | undefined, built
   await rebuildInflowRollups(trx, day, hour);
   const rowsPerHour = await inflowRowsPerHour(trx, day);
   const hours = hour === undefined ? Array.from({ length: 24 }, (_, h) => h) : [hour];
-  await upsertDayStatus(
+  await recordBuiltDays(
     trx,
     hours.map((h) => ({ kind: 'inflow', day, hour: h, builtMaxNo: maxPerHour.get(h) ?? 0, rows: rowsPerHour.get(h) ?? 0, builtAt })),
   );

@@ -1,11 +1,14 @@
 import { DAILY_KINDS } from '@bo/contracts';
 import { dayRange, type Knex } from '@bo/db';
-import { periodAggregateTotals, periodSourceTotals } from './period-repository.ts';
-import { aggregateTotals, MEASURE_COLUMNS, sourceTotals, type DailyKind, type Totals } from './repository.ts';
-import { builtStatusesOfDays } from './status-repository.ts';
+import { AGRT_GBS, LIST_KINDS, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
+import { builtDaysOf } from './data-access/build-log.ts';
+import { listDayTotals, listSourceTotals } from './data-access/list-aggregates.ts';
+import { monthOf, monthTotals, rollUpMonth, type MonthTotals } from './data-access/month-rollups.ts';
+import { periodAggregateTotals, periodSourceTotals } from './data-access/period-rollups.ts';
+import type { Totals } from './model.ts';
 
 export interface Mismatch {
-  kind: DailyKind | 'period';
+  kind: ListKind | 'period';
   day: string;
   source: Totals[];
   aggregate: Totals[];
@@ -27,15 +30,40 @@ const sameTotals = (a: Totals[], b: Totals[]): boolean => {
  * that day's events — late rows the high-water mark missed, or a table touched by hand.
  */
 export async function reconcileDays(knex: Knex, days: string[]): Promise<Mismatch[]> {
-  const built = await builtStatusesOfDays(knex, DAILY_KINDS, days);
+  const built = await builtDaysOf(knex, DAILY_KINDS, days);
   const mismatches: Mismatch[] = [];
   for (const { kind, day } of built) {
-    const dailyKind = kind as DailyKind | 'period';
+    const dailyKind = kind as ListKind | 'period';
     const [source, aggregate] =
       dailyKind === 'period'
         ? await Promise.all([periodSourceTotals(knex, dayRange(day)), periodAggregateTotals(knex, day)])
-        : await Promise.all([sourceTotals(knex, dailyKind, dayRange(day)), aggregateTotals(knex, dailyKind, day)]);
+        : await Promise.all([listSourceTotals(knex, dailyKind, dayRange(day)), listDayTotals(knex, dailyKind, day)]);
     if (!sameTotals(source, aggregate)) mismatches.push({ kind: dailyKind, day, source, aggregate });
   }
   return mismatches;
+}
+
+const sameMonthTotals = (a: MonthTotals[], b: MonthTotals[]): boolean =>
+  AGRT_GBS.every((gb) => {
+    const [x, y] = [a.find((r) => r.agrt_gb_cd === gb), b.find((r) => r.agrt_gb_cd === gb)];
+    return [...MEASURE_COLUMNS, 'day_cnt' as const].every((c) => Number(x?.[c] ?? 0) === Number(y?.[c] ?? 0));
+  });
+
+/**
+ * The nightly check of the monthly roll-ups: every month holding one of `days` whose roll-up
+ * totals differ from its daily rows is rebuilt from them (under the month lock, so a day build
+ * running meanwhile is counted once). Returns what was rebuilt.
+ */
+export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kind: ListKind; month: string; rows: number }[]> {
+  const rebuilt: { kind: ListKind; month: string; rows: number }[] = [];
+  for (const month of [...new Set(days.map(monthOf))]) {
+    for (const kind of LIST_KINDS) {
+      const { rollup, daily } = await monthTotals(knex, kind, month);
+      if (sameMonthTotals(rollup, daily)) continue;
+      // READ COMMITTED like the day builds: the month's daily rows are read as last committed.
+      const rows = await knex.transaction((trx) => rollUpMonth(trx, kind, month), { isolationLevel: 'read committed' });
+      rebuilt.push({ kind, month, rows });
+    }
+  }
+  return rebuilt;
 }

@@ -1,13 +1,13 @@
 import { AGGREGATE_KINDS, compileValidator, createAjv, RerunRequest, type FieldError } from '@bo/contracts';
 import { daysBetween, eachDay } from '@bo/db';
-import type { BuildTarget } from './build-target.ts';
+import type { BuildTarget } from './model.ts';
 
 const validateShape = compileValidator<RerunRequest>(createAjv(), RerunRequest);
 
 export type RerunPlan = { ok: true; request: RerunRequest; targets: BuildTarget[] } | { ok: false; errors: FieldError[] };
 
 /**
- * A rerun asked for by ops (dashboard form or CLI): the `RerunRequest` schema, then the rules
+ * A rerun asked for by ops (queue-board form or CLI): the `RerunRequest` schema, then the rules
  * a schema cannot say (order and length of the range), then one build per (kind, day) —
  * inflow as whole days.
  */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { AGGREGATE_KINDS } from '@bo/contracts';
 import { createLogger, createRedis, runMain } from '@bo/service-kit';
-import { describeTarget } from '../aggregation/build-target.ts';
+import { describeTarget } from '../aggregation/model.ts';
 import { planRerun } from '../aggregation/rerun-plan.ts';
 import { enqueueBuilds } from '../queue/build-jobs.ts';
 import { createQueues } from '../queue/queues.ts';

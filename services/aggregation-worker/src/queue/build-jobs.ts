@@ -1,6 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import type { AggregateJobData } from '@bo/contracts';
-import type { BuildTarget } from '../aggregation/build-target.ts';
+import type { BuildTarget } from '../aggregation/model.ts';
 
 /**
  * The job id of a build: deterministic, so asking twice for the same (kind, day[, hour]) while

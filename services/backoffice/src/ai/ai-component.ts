@@ -1,4 +1,4 @@
-import type { BackofficeDeps } from '../app.ts';
+import type { BackofficeDeps } from '../deps.ts';
 import { MasterCache } from './autofill/master-cache.ts';
 import { AiRunner } from './provider/ai-runner.ts';
 import { OfflineProvider } from './provider/offline-provider.ts';

@@ -1,7 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import { findOperation, type AiGoodsAutoFillRequest, type AiGoodsDescRequest, type AiGoodsListRequest, type OperationSpec } from '@bo/contracts';
 import { mountOperation, redisRateLimit, type OperationHandler } from '@bo/service-kit';
-import type { BackofficeDeps } from '../app.ts';
+import type { BackofficeDeps } from '../deps.ts';
 import { createAiComponent } from './ai-component.ts';
 import { autoFill } from './autofill/auto-fill.ts';
 import { describeGoods } from './description/goods-description.ts';

@@ -2,13 +2,8 @@ import type { Knex } from '@bo/db';
 import { WORK_GROUPS } from '@bo/contracts';
 import { AppError, type AuthPrincipal } from '@bo/service-kit';
 import { supplierOf } from '../shared/supplier-scope.ts';
-import { mappedCategoryCount, userWorkGroup, type GoodsScope } from './repository.ts';
-
-export interface DashboardScope {
-  goods: GoodsScope;
-  /** Standard categories mapped to the effective user (`mdMatchedStdCtgCount`, `stdCtgNoCntByUserId`). */
-  mappedCategoryCount: number;
-}
+import { mappedCategoryCount, userWorkGroup } from './data-access/goods-counts.ts';
+import type { DashboardScope, GoodsScope } from './model.ts';
 
 /**
  * Who may see what, from the token and never widened by the query:

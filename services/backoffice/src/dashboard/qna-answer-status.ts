@@ -1,8 +1,7 @@
 import type { Knex } from '@bo/db';
 import { CODE_GROUPS, type QnaAnswerStatus } from '@bo/contracts';
-import type { DashboardScope } from './dashboard-scope.ts';
-import { DASHBOARD_LIST_SIZE } from './list-size.ts';
-import { countQuestions, newestQuestions } from './repository.ts';
+import { countQuestions, newestQuestions } from './data-access/goods-counts.ts';
+import { DASHBOARD_LIST_SIZE, type DashboardScope } from './model.ts';
 
 /** Questions in scope (of one handling status when asked), and the newest of them with code names. */
 export async function qnaAnswerStatus(knex: Knex, scope: DashboardScope, procStatCd: string | undefined): Promise<QnaAnswerStatus> {

@@ -1,8 +1,7 @@
 import type { Knex } from '@bo/db';
 import type { RestockNoticeStatus } from '@bo/contracts';
-import type { DashboardScope } from './dashboard-scope.ts';
-import { DASHBOARD_LIST_SIZE } from './list-size.ts';
-import { countWaitingRestockRequests, topWaitingRestockGoods } from './repository.ts';
+import { countWaitingRestockRequests, topWaitingRestockGoods } from './data-access/goods-counts.ts';
+import { DASHBOARD_LIST_SIZE, type DashboardScope } from './model.ts';
 
 /** Requests still waiting for their notice (`noti_yn = 'N'`), and the goods most waited for. */
 export async function restockNoticeStatus(knex: Knex, scope: DashboardScope, siteNo: string | undefined): Promise<RestockNoticeStatus> {

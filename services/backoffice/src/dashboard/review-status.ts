@@ -1,7 +1,7 @@
 import { platformNow, type Knex } from '@bo/db';
 import { REVIEW_STATES, type GoodsReviewStatus } from '@bo/contracts';
-import type { DashboardScope } from './dashboard-scope.ts';
-import { countReviews } from './repository.ts';
+import { countReviews } from './data-access/goods-counts.ts';
+import type { DashboardScope } from './model.ts';
 
 const WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 const RATINGS = { highMin: 4, lowMax: 2 };

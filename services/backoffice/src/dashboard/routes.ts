@@ -7,7 +7,7 @@ import {
   type SaleStockStatusRequest,
 } from '@bo/contracts';
 import { AppError, mountOperation, type AuthPrincipal } from '@bo/service-kit';
-import type { BackofficeDeps } from '../app.ts';
+import type { BackofficeDeps } from '../deps.ts';
 import { resolveDashboardScope } from './dashboard-scope.ts';
 import { qnaAnswerStatus } from './qna-answer-status.ts';
 import { restockNoticeStatus } from './restock-notice-status.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from '@bo/db';
 import { CODE_GROUPS, SALE_STATUSES, type SaleStockStatus } from '@bo/contracts';
-import type { DashboardScope } from './dashboard-scope.ts';
-import { codeNames, countGoodsBySaleStatus } from './repository.ts';
+import { codeNames, countGoodsBySaleStatus } from './data-access/goods-counts.ts';
+import type { DashboardScope } from './model.ts';
 
 const LOW_STOCK = '00';
 const ON_SALE = '10';

@@ -1,27 +1,11 @@
 import { addDays, addMonths, compactDay, daysBetween, eachDay, eachMonth, monthsBetween } from '@bo/db';
 import type { FieldError } from '@bo/contracts';
 import { validationError } from '@bo/service-kit';
-import type { DayRange } from './repository.ts';
+import type { DayRange, Period, PeriodConditions } from './model.ts';
 
 /** Longest ranges a statistics request may cover (inclusive counts). */
 export const MAX_RANGE_DAYS = 366;
 export const MAX_RANGE_MONTHS = 36;
-
-/** The buckets of a period, oldest first, and the day range they cover. */
-export interface Period {
-  grain: 'day' | 'month';
-  /** `yyyyMMdd` (day) or `yyyyMM` (month): the bucket keys and the row labels. */
-  labels: string[];
-  range: DayRange;
-}
-
-export interface PeriodConditions {
-  calendarType: 'date' | 'month';
-  startDate?: string | undefined;
-  endDate?: string | undefined;
-  startMonth?: string | undefined;
-  endMonth?: string | undefined;
-}
 
 const compactMonth = (month: string) => month.replace('-', '');
 
@@ -48,23 +32,6 @@ export function requestedDays(startDate: string, endDate: string): DayRange {
   checkBounds(errors, ['startDate', 'endDate'], [startDate, endDate], (a, b) => daysBetween(a, b) + 1, MAX_RANGE_DAYS, 'days');
   if (errors.length) throw validationError(errors);
   return { fromDay: startDate, toDay: addDays(endDate, 1) };
-}
-
-/**
- * `range` cut where the monthly roll-ups can serve it: `months`, the whole calendar months inside
- * it (`[first month's 1st, day after the last one)`), when there is one, and `days`, the days
- * before and after them (all of `range` when no month is whole). Together they cover `range`
- * exactly once.
- */
-export function splitWholeMonths(range: DayRange): { months?: DayRange; days: DayRange[] } {
-  const firstWhole = range.fromDay.endsWith('-01') ? range.fromDay : `${addMonths(range.fromDay.slice(0, 7), 1)}-01`;
-  const endWhole = `${range.toDay.slice(0, 7)}-01`;
-  if (firstWhole >= endWhole) return { days: [range] };
-  const days = [
-    { fromDay: range.fromDay, toDay: firstWhole },
-    { fromDay: endWhole, toDay: range.toDay },
-  ].filter((d) => d.fromDay < d.toDay);
-  return { months: { fromDay: firstWhole, toDay: endWhole }, days };
 }
 
 /** calendarType `date` needs startDate/endDate, `month` needs startMonth/endMonth; the other pair is ignored. */

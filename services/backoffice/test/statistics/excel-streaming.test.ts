@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import * as XLSX from 'xlsx';
 import { createLogger, type Logger } from '@bo/service-kit';
-import { sendWorkbook, writeWorkbook, XLSX_CONTENT_TYPE, type ExcelColumn } from '../../src/statistics/excel-writer.ts';
+import { sendWorkbook, writeWorkbook, XLSX_CONTENT_TYPE, type ExcelColumn } from '../../src/statistics/excel/excel-writer.ts';
 import { workbookBytes } from './helpers/workbook-bytes.ts';
 
 interface Row {

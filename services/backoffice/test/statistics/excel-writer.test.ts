@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse as parseContentDisposition } from 'content-disposition';
 import * as XLSX from 'xlsx';
-import { attachmentHeader, EXCEL_MAX_ROWS, type ExcelColumn } from '../../src/statistics/excel-writer.ts';
+import { attachmentHeader, EXCEL_MAX_ROWS, type ExcelColumn } from '../../src/statistics/excel/excel-writer.ts';
 import { workbookBytes } from './helpers/workbook-bytes.ts';
 
 interface Row {

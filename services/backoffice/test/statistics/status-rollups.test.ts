@@ -85,7 +85,7 @@ describe('statistics: period and hourly status read from the worker’s period r
   after(() => db.drop());
 
   it('when the days before today are built, then the rollups hold them and today has no rollup rows', async () => {
-    expect(await db.knex('agg_day_status').where({ kind: 'period' }).count({ n: '*' }).first()).to.deep.equal({ n: BUILT.length });
+    expect(await db.knex('agg_built_day').where({ kind: 'period' }).count({ n: '*' }).first()).to.deep.equal({ n: BUILT.length });
     expect(await db.knex('agg_dim_daily').where({ agrt_dt: TODAY }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
     expect(a.events.filter((e) => e.evt_dtm.startsWith(TODAY)).length, 'events today').to.be.greaterThan(10);
   });

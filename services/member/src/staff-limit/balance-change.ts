@@ -1,16 +1,5 @@
-/** ME016: `10` increase (restores limit, e.g. on a cancel), `20` decrease (uses limit on an order). */
-export const INCREASE = '10';
-export const DECREASE = '20';
-
-/** A rule as SQL over the limit row `l`, with the requested amount bound as `:amount`. */
-export interface BalanceRule {
-  /** The remaining amount after the change. */
-  after: string;
-  /** How much of the request is kept (a capped increase keeps less than it asked for). */
-  applied: string;
-  /** When the change may happen at all. */
-  allowed: string;
-}
+import { RSRV_USE_GB } from '@bo/contracts';
+import type { BalanceRule } from './model.ts';
 
 /**
  * Spec 4.5 rules 3 and 4: an increase stops at the limit (the applied amount says how much of
@@ -19,7 +8,8 @@ export interface BalanceRule {
  * rule and writes the history row, instead of a locking read and a round trip per step.
  */
 export function balanceRule(rsrvUseGbCd: string): BalanceRule {
-  if (rsrvUseGbCd === INCREASE) {
+  // ME016: `10` increase (restores limit, e.g. on a cancel), `20` decrease (uses limit on an order).
+  if (rsrvUseGbCd === RSRV_USE_GB.INCREASE) {
     const after = 'LEAST(l.lim_amt, l.rmnd_amt + :amount)';
     return { after, applied: `${after} - l.rmnd_amt`, allowed: 'TRUE' };
   }

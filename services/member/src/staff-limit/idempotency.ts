@@ -2,8 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DECLARED_FAILURE_STATUS, ERRORS, type StaffDcLimIncDecRequest } from '@bo/contracts';
 import type { Knex } from '@bo/db';
 import { AppError, fieldError } from '@bo/service-kit';
-import type { ChangeOutcome, RecordableError } from './limit-change.ts';
-import { platformMoment } from './platform-clock.ts';
 import {
   deleteExpiredIdempotencyKey,
   deleteIdempotencyClaim,
@@ -11,8 +9,9 @@ import {
   insertIdempotencyClaim,
   recordIdempotencyOutcome,
   takeOverIdempotencyClaim,
-  type IdempotencyRow,
-} from './repository.ts';
+} from './data-access/idempotency-keys.ts';
+import type { ChangeOutcome, IdempotencyRow, RecordableError } from './model.ts';
+import { platformMoment } from './platform-clock.ts';
 
 /**
  * The IETF `Idempotency-Key` header for `dcLimIncDec`.

@@ -1,7 +1,7 @@
 import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
 import { platformMoment } from './platform-clock.ts';
-import { deleteExpiredIdempotencyKeys } from './repository.ts';
+import { deleteExpiredIdempotencyKeys } from './data-access/idempotency-keys.ts';
 
 export interface KeySweeperOptions {
   knex: Knex;

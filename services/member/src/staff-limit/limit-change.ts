@@ -5,15 +5,10 @@ import type { MemberConfig } from '../config.ts';
 import { balanceRule } from './balance-change.ts';
 import { claimKey, fingerprint, recordOutcome, releaseClaim, type KeyStore } from './idempotency.ts';
 import { platformMoment } from './platform-clock.ts';
-import { findMemberWithLimit, insertHistoryFromLockedLimit, setRemainingFromHistory } from './repository.ts';
+import { findMemberWithLimit, insertHistoryFromLockedLimit, setRemainingFromHistory } from './data-access/staff-limits.ts';
+import type { ChangeOutcome } from './model.ts';
 import { isActiveStaff } from './staff-eligibility.ts';
 import { inRetriedTransaction } from './transaction-retry.ts';
-
-/** The business failures a change can end in; they are outcomes, recorded for idempotent replay like a success. */
-export type RecordableError = 'STAFF_NOT_FOUND' | 'LIMIT_INSUFFICIENT';
-export interface ChangeOutcome {
-  error?: RecordableError;
-}
 
 export interface LimitChangeDeps {
   knex: Knex;

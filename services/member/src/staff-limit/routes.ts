@@ -1,10 +1,10 @@
 import type { Router } from 'express';
 import { findOperation, type StaffDcLimIncDecRequest } from '@bo/contracts';
 import { AppError, mountOperation } from '@bo/service-kit';
-import type { MemberDeps } from '../app.ts';
+import type { MemberDeps } from '../deps.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency.ts';
 import { changeStaffLimit, limitChangeDeps } from './limit-change.ts';
-import { readStaffLimit } from './limit-status.ts';
+import { readStaffLimit } from './read-limit.ts';
 
 /** Staff discount limit operations (spec 4.5); the internal-only guard runs before them. */
 export function mountStaffLimitRoutes(router: Router, deps: MemberDeps): void {

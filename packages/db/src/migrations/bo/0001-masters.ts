@@ -2,7 +2,7 @@ import type { Migration } from '../../migrate.ts';
 
 const T = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 
-/** Master tables of DATA-MODEL.md section 2 (platform-owned; names and columns fixed). */
+/** Master tables of docs/data-model.md §2 (platform-owned; names and columns fixed). */
 const TABLES: Record<string, string> = {
   site: `site_no VARCHAR(10) NOT NULL PRIMARY KEY, site_nm VARCHAR(100) NOT NULL`,
   entr: `entr_no VARCHAR(20) NOT NULL PRIMARY KEY, entr_nm VARCHAR(200) NOT NULL`,

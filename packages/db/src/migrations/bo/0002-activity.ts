@@ -3,7 +3,7 @@ import type { Migration } from '../../migrate.ts';
 const T = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 
 /**
- * Activity tables of DATA-MODEL.md section 2. Indexes follow the reads: statistics and the
+ * Activity tables of docs/data-model.md §2. Indexes follow the reads: statistics and the
  * worker scan half-open `evt_dtm` / `inflow_dtm` ranges (the agrtGb index covers every column
  * the period and hourly reports sum, so unfiltered reports never touch the rows; filtered ones
  * go by goods within one agrtGb); the dashboard filters reviews by time, restock requests by

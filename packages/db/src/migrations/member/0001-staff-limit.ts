@@ -2,7 +2,7 @@ import type { Migration } from '../../migrate.ts';
 
 const T = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 
-/** Member tables of DATA-MODEL.md section 5. */
+/** Member tables of docs/data-model.md §5. */
 export const staffLimitMigration: Migration = {
   name: '0001-member-staff-limit',
   up: async (knex) => {

@@ -1,6 +1,6 @@
 import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
-import { loadMasterRows } from '../repository.ts';
+import { loadMasterRows } from '../data-access/masters.ts';
 import { buildMasterIndex, type MasterIndex } from './master-index.ts';
 
 /**

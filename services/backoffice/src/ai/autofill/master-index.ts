@@ -1,4 +1,4 @@
-import type { CategoryAttRow, CategoryRow, MasterRows, NoticeItemRow } from '../repository.ts';
+import type { CategoryAttRow, CategoryRow, MasterRows, NoticeItemRow } from '../model.ts';
 import { BrandMatcher, type BrandMaster } from './brand-matcher.ts';
 import { CategoryClassifier, hierarchyText, type GoodsExample } from './category-classifier.ts';
 import { categoryText } from './category-text.ts';

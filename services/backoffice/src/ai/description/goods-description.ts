@@ -14,7 +14,7 @@ import type { MasterCache } from '../autofill/master-cache.ts';
 import type { AiRunner } from '../provider/ai-runner.ts';
 import type { AiProvider, DescPage } from '../provider/types.ts';
 import { NgramRetriever } from '../retrieval/ngram-retriever.ts';
-import { findDescOption, findDocPages, findGoodsFacts } from '../repository.ts';
+import { findDescOption, findDocPages, findGoodsFacts } from '../data-access/goods-facts.ts';
 import { verifiedCitations } from './citations.ts';
 
 export interface DescriptionContext {

@@ -3,7 +3,8 @@ import { addDays, platformToday } from '@bo/db';
 import type { AiGoodsListItem, AiGoodsListRequest, ListOf } from '@bo/contracts';
 import { AppError } from '@bo/service-kit';
 import { listConditions } from './list-conditions.ts';
-import { countRecommendedGoods, findRecommendedGoods, type AiListRow, type SignalWindow } from './repository.ts';
+import { countRecommendedGoods, findRecommendedGoods } from '../data-access/recommended-goods.ts';
+import type { AiListRow, SignalWindow } from '../model.ts';
 
 export interface AiListContext {
   knex: Knex;

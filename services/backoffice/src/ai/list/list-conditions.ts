@@ -1,6 +1,6 @@
 import type { AiGoodsListRequest } from '@bo/contracts';
 import { fieldError } from '@bo/service-kit';
-import type { SqlCondition } from './repository.ts';
+import type { SqlCondition } from '../model.ts';
 
 /** Most goods numbers one `mt` search may carry. */
 export const MAX_MULTI_CODES = 1000;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
-import { boSourceMigrations, type Knex } from '@bo/db';
+import { type Knex } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { boMigrations } from '@bo/aggregates';
 import { ADMIN, bearer, TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../../src/index.ts';
 
@@ -12,7 +12,7 @@ export const ADMIN_AUTH = bearer(ADMIN);
 export const supplierAuth = (entrNo: string) => bearer({ sub: `entr.${entrNo}`, workGrpCd: 'BO_ENTR', entrNo });
 
 /** The source tables and the aggregation worker's tables (the AI list reads demand from those). */
-export const aiDatabase = (label: string): Promise<TestDatabase> => createTestDatabase(label, [...boSourceMigrations, ...aggregateMigrations]);
+export const aiDatabase = (label: string): Promise<TestDatabase> => createTestDatabase(label, boMigrations);
 
 export function aiApp(db: TestDatabase, env: Record<string, string> = {}, clock?: () => Date): Express {
   const config = loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, ...env });

@@ -2,7 +2,7 @@ import type { Arranged, Evt, Goods } from './arranged-data.ts';
 
 /**
  * The numbers every statistics operation should answer, recomputed in plain JavaScript from the
- * rows the test arranged (DATA-MODEL.md section 3), without the service's SQL or helpers.
+ * rows the test arranged (docs/data-model.md §3), without the service's SQL or helpers.
  */
 
 export interface Conditions {

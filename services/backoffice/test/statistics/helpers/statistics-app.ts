@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
-import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { boMigrations } from '@bo/aggregates';
 import { ADMIN, bearer, TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../../src/index.ts';
 
@@ -15,7 +14,7 @@ export const supplierAuth = (entrNo: string) => bearer({ sub: `entr.${entrNo}`, 
 export const TEST_TOP_N = 4;
 
 export const statisticsDatabase = (label: string): Promise<TestDatabase> =>
-  createTestDatabase(label, [...boSourceMigrations, ...aggregateMigrations]);
+  createTestDatabase(label, boMigrations);
 
 export function statisticsApp(db: TestDatabase, clock?: () => Date): Express {
   const config = loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, STATISTICS_TOP_N: String(TEST_TOP_N) });

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { writeWorkbook, type ExcelColumn, type WorkbookOptions } from '../../../src/statistics/excel-writer.ts';
+import { writeWorkbook, type ExcelColumn, type WorkbookOptions } from '../../../src/statistics/excel/excel-writer.ts';
 
 /** Everything a Writable received, in order. */
 export function collector(): { out: Writable; bytes: () => Buffer } {

@@ -1,0 +1,3 @@
+export * from './measures.ts';
+export * from './tables.ts';
+export { aggregateMigrations, boMigrations } from './migrations/index.ts';

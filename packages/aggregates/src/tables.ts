@@ -1,0 +1,77 @@
+import type { AggregateKind } from '@bo/contracts';
+
+/**
+ * The aggregate tables the worker writes and the back-office reads (created by ./migrations;
+ * test/schema.test.ts holds this description against the migrated schema). SQL on either side
+ * names tables, key columns and goods dimensions through these constants.
+ */
+
+/** The four list aggregates: one row per (agrtGb, day, site, keys), and per month in the roll-up. */
+export type ListKind = Exclude<AggregateKind, 'inflow' | 'period'>;
+
+export interface ListAggregate {
+  daily: string;
+  /** Sums of the daily rows of each month with the same (agrtGb, site, keys), and their `day_cnt`. */
+  monthly: string;
+  /** Key columns after (agrt_gb_cd, agrt_dt | agrt_mon, site_no). */
+  keys: readonly string[];
+  /**
+   * Attributes of the key recorded as they were on the day; the monthly roll-up keys on them too
+   * (a goods that changed supplier mid-month has a row per supplier).
+   */
+  attributes: readonly string[];
+}
+
+export const LIST_AGGREGATES: Record<ListKind, ListAggregate> = {
+  category: { daily: 'agg_ctg_daily', monthly: 'agg_ctg_monthly', keys: ['std_ctg_no', 'md_id'], attributes: [] },
+  payway: { daily: 'agg_payway_daily', monthly: 'agg_payway_monthly', keys: ['pay_way_cd'], attributes: [] },
+  goods: { daily: 'agg_goods_daily', monthly: 'agg_goods_monthly', keys: ['goods_no'], attributes: ['entr_no'] },
+  entr: { daily: 'agg_entr_daily', monthly: 'agg_entr_monthly', keys: ['entr_no'], attributes: [] },
+};
+
+export const LIST_KINDS = Object.keys(LIST_AGGREGATES) as ListKind[];
+
+/**
+ * Kind `period`: the event rollups of the period and hourly reports, per (agrtGb, day, hour,
+ * site) and per (agrtGb, goods dimension, value, day | month, site).
+ */
+export const PERIOD_ROLLUPS = { siteHourly: 'agg_site_hourly', dimDaily: 'agg_dim_daily', dimMonthly: 'agg_dim_monthly' } as const;
+
+/**
+ * Kind `inflow`: page views per (day, hour, site, goods), and the rollups every inflow build
+ * keeps equal to it (per hour and site; per goods dimension and day | month).
+ */
+export const INFLOW_AGGREGATES = {
+  goodsHourly: 'agg_inflow_hourly',
+  siteHourly: 'agg_inflow_site_hourly',
+  dimDaily: 'agg_inflow_dim_daily',
+  dimMonthly: 'agg_inflow_dim_monthly',
+} as const;
+
+/** The attributes each goods is filed under in the dimension rollups, as first seen (never updated). */
+export const GOODS_DIM_SNAPSHOT = 'agg_goods_dim';
+
+/**
+ * The goods attributes the dimension rollups are filed by: `dimCd`, the report filter it serves,
+ * and the `goods` column. `ALL_GOODS_DIM` (dim_val '') holds every goods.
+ */
+export const ALL_GOODS_DIM = 'all';
+export const GOODS_DIMENSIONS = [
+  { dimCd: 'ctg', filter: 'stdCtgNo', column: 'std_ctg_no' },
+  { dimCd: 'entr', filter: 'entrNo', column: 'entr_no' },
+  { dimCd: 'brand', filter: 'brandNo', column: 'brand_no' },
+  { dimCd: 'md', filter: 'mdId', column: 'md_id' },
+] as const;
+export type GoodsDimension = (typeof GOODS_DIMENSIONS)[number];
+
+/** The worker's own book-keeping. */
+export const BUILD_TABLES = {
+  /** One row per built (kind, day[, hour]): the source high-water mark it was built from. */
+  builtDay: 'agg_built_day',
+  /** One row per build run: who asked, when, rows, outcome. */
+  runLog: 'agg_run_log',
+  /** How far late-data detection has read each source. */
+  watermark: 'agg_watermark',
+  /** Row locks that builds sharing a month (or day) of a rollup take in turn. */
+  lock: 'agg_build_lock',
+} as const;

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { migrateRollback } from '@bo/db';
+import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  aggregateMigrations,
+  boMigrations,
+  BUILD_TABLES,
+  GOODS_DIM_SNAPSHOT,
+  GOODS_DIMENSIONS,
+  INFLOW_AGGREGATES,
+  LIST_AGGREGATES,
+  MEASURE_COLUMNS,
+  PERIOD_ROLLUPS,
+} from '../src/index.ts';
+
+/** The description in src/tables.ts held against what the migrations really create. */
+describe('aggregate tables: the description matches the migrated schema', () => {
+  let db: TestDatabase;
+  let columns: Map<string, string[]>;
+  let primaryKeys: Map<string, string[]>;
+
+  before(async () => {
+    db = await createTestDatabase('agg_schema', boMigrations);
+    const [cols] = (await db.knex.raw(
+      `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, COLUMN_KEY AS k FROM information_schema.COLUMNS
+        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'agg\\_%' ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+    )) as [{ t: string; c: string }[]];
+    columns = new Map();
+    for (const { t, c } of cols) columns.set(t, [...(columns.get(t) ?? []), c]);
+    const [keys] = (await db.knex.raw(
+      `SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.KEY_COLUMN_USAGE
+        WHERE TABLE_SCHEMA = DATABASE() AND CONSTRAINT_NAME = 'PRIMARY' AND TABLE_NAME LIKE 'agg\\_%' ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+    )) as [{ t: string; c: string }[]];
+    primaryKeys = new Map();
+    for (const { t, c } of keys) primaryKeys.set(t, [...(primaryKeys.get(t) ?? []), c]);
+  });
+  after(() => db?.drop());
+
+  const described = () => [
+    ...Object.values(LIST_AGGREGATES).flatMap((l) => [l.daily, l.monthly]),
+    ...Object.values(PERIOD_ROLLUPS),
+    ...Object.values(INFLOW_AGGREGATES),
+    GOODS_DIM_SNAPSHOT,
+    ...Object.values(BUILD_TABLES),
+  ];
+
+  it('when the bo database is migrated, then every agg_ table is described and every described table exists', () => {
+    expect([...columns.keys()].sort()).to.deep.equal([...new Set(described())].sort());
+  });
+
+  it('when a list aggregate is read, then its primary key is (agrtGb, day or month, site, its keys[, attributes by month]) and it carries the six measures', () => {
+    for (const list of Object.values(LIST_AGGREGATES)) {
+      expect(primaryKeys.get(list.daily), list.daily).to.deep.equal(['agrt_gb_cd', 'agrt_dt', 'site_no', ...list.keys]);
+      expect(primaryKeys.get(list.monthly), list.monthly).to.deep.equal(['agrt_gb_cd', 'agrt_mon', 'site_no', ...list.keys, ...list.attributes]);
+      for (const table of [list.daily, list.monthly]) expect(columns.get(table), table).to.include.members([...list.attributes, ...MEASURE_COLUMNS]);
+      expect(columns.get(list.monthly), list.monthly).to.include('day_cnt');
+    }
+  });
+
+  it('when the period and inflow rollups are read, then they carry the measures or the page-view count by goods dimension', () => {
+    for (const table of Object.values(PERIOD_ROLLUPS)) expect(columns.get(table), table).to.include.members(MEASURE_COLUMNS);
+    for (const table of Object.values(INFLOW_AGGREGATES)) expect(columns.get(table), table).to.include('inf_cnt');
+    for (const table of [PERIOD_ROLLUPS.dimDaily, PERIOD_ROLLUPS.dimMonthly, INFLOW_AGGREGATES.dimDaily, INFLOW_AGGREGATES.dimMonthly]) {
+      expect(columns.get(table), table).to.include.members(['dim_cd', 'dim_val', 'site_no']);
+    }
+    expect(columns.get(GOODS_DIM_SNAPSHOT)).to.deep.equal(['goods_no', ...GOODS_DIMENSIONS.map((d) => d.column)]);
+  });
+
+  it('when every aggregate migration is rolled back, then no agg_ table is left', async () => {
+    const scratch = await createTestDatabase('agg_schema_down', boMigrations);
+    try {
+      await migrateRollback(scratch.knex, boMigrations, true);
+      const [left] = (await scratch.knex.raw("SHOW TABLES LIKE 'agg\\_%'")) as [unknown[]];
+      expect(left).to.have.length(0);
+      expect(aggregateMigrations.map((m) => m.name)).to.include('0104-build-tables');
+    } finally {
+      await scratch.drop();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { AGRT_GBS, EVENT_MEASURE_SUMS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
+import type { Db, TimeRange, Totals } from '../model.ts';
+
+/**
+ * The SQL of the four list aggregates (category, payment method, goods, supplier): one
+ * `INSERT … SELECT … GROUP BY` per (kind, day) from `ord_stat_evt`. Every read takes a half-open
+ * `[from, to)` range of the event time so the `evt_dtm` index serves it (never `DATE(col)`).
+ */
+
+/** How each list's key and attribute columns (LIST_AGGREGATES, in order) come from events `e`, goods `g`, orders `o`. */
+const KEY_SOURCES: Record<ListKind, { keyExprs: string[]; joinOrd: boolean }> = {
+  category: { keyExprs: ['g.std_ctg_no', "COALESCE(g.md_id, '')"], joinOrd: false },
+  payway: { keyExprs: ['o.pay_way_cd'], joinOrd: true },
+  goods: { keyExprs: ['e.goods_no', 'g.entr_no'], joinOrd: false },
+  entr: { keyExprs: ['g.entr_no'], joinOrd: false },
+};
+
+/** The six sums over events `e`, in MEASURE_COLUMNS order. */
+export const EVENT_SUMS = MEASURE_COLUMNS.map((c) => EVENT_MEASURE_SUMS[c]).join(', ');
+/** The same, each named after its column. */
+export const EVENT_SUMS_AS_COLUMNS = MEASURE_COLUMNS.map((c) => `${EVENT_MEASURE_SUMS[c]} AS ${c}`).join(', ');
+
+const joinsOf = (kind: ListKind) => `JOIN goods g ON g.goods_no = e.goods_no${KEY_SOURCES[kind].joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;
+
+/** Naming both report kinds keeps the day's DELETE on the primary key `(agrt_gb_cd, agrt_dt, …)` instead of locking the whole table. */
+export async function deleteListDay(db: Db, kind: ListKind, day: string): Promise<void> {
+  await db(LIST_AGGREGATES[kind].daily).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
+}
+
+/** One `INSERT … SELECT … GROUP BY` for one (kind, day); returns the number of rows written. */
+export async function insertListDay(db: Db, kind: ListKind, day: string, [from, to]: TimeRange): Promise<number> {
+  const table = LIST_AGGREGATES[kind];
+  const columns = ['agrt_gb_cd', 'agrt_dt', 'site_no', ...table.keys, ...table.attributes, ...MEASURE_COLUMNS].join(', ');
+  const keys = KEY_SOURCES[kind].keyExprs.join(', ');
+  const [result] = await db.raw(
+    `INSERT INTO ${table.daily} (${columns})
+     SELECT e.agrt_gb_cd, ?, e.site_no, ${keys}, ${EVENT_SUMS}
+     FROM ord_stat_evt e ${joinsOf(kind)}
+     WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?
+     GROUP BY e.agrt_gb_cd, e.site_no, ${keys}`,
+    [day, ...AGRT_GBS, from, to],
+  );
+  return (result as { affectedRows: number }).affectedRows;
+}
+
+/** Per agrtGb totals straight from the events of one day, through the kind's joins. */
+export async function listSourceTotals(db: Db, kind: ListKind, [from, to]: TimeRange): Promise<Totals[]> {
+  const [rows] = await db.raw(
+    `SELECT e.agrt_gb_cd, ${EVENT_SUMS_AS_COLUMNS}
+     FROM ord_stat_evt e ${joinsOf(kind)}
+     WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?
+     GROUP BY e.agrt_gb_cd`,
+    [...AGRT_GBS, from, to],
+  );
+  return rows as Totals[];
+}
+
+/** Per agrtGb totals of one built day of a list aggregate. */
+export async function listDayTotals(db: Db, kind: ListKind, day: string): Promise<Totals[]> {
+  return db(LIST_AGGREGATES[kind].daily)
+    .select('agrt_gb_cd', ...MEASURE_COLUMNS.map((c) => db.raw(`SUM(${c}) AS ${c}`)))
+    .whereIn('agrt_gb_cd', AGRT_GBS)
+    .andWhere({ agrt_dt: day })
+    .groupBy('agrt_gb_cd');
+}

@@ -1,0 +1,150 @@
+import { AGRT_GBS, ALL_GOODS_DIM, GOODS_DIM_SNAPSHOT, GOODS_DIMENSIONS, INFLOW_AGGREGATES, MEASURE_COLUMNS, PERIOD_ROLLUPS } from '@bo/aggregates';
+import type { Db, PartTotals, TimeRange } from '../model.ts';
+import { lockBuild } from './build-log.ts';
+import { EVENT_SUMS, EVENT_SUMS_AS_COLUMNS } from './list-aggregates.ts';
+import { applyDayToMonth, dropEmptyMonthRows, monthOf, type MonthRollup } from './month-rollups.ts';
+
+/**
+ * The SQL of the period rollups: what the period and hourly reports read instead of raw events
+ * (kind `period`) and instead of the goods-level inflow aggregate (written by every inflow build).
+ *
+ * Goods are filed under the attributes `agg_goods_dim` recorded when the goods was first seen;
+ * those rows are never updated, so every built day files a goods under the same attributes and
+ * the reader can correct exactly for the few goods whose attributes changed since. A goods
+ * without a snapshot row is filed under `all` only (the reader adds it where it belongs). One
+ * that appears between a build's snapshot insert and its filing is filed under `all` only yet
+ * has a snapshot row afterwards: the reconciliation, which files the same way, finds that day.
+ */
+
+const DIMS_TABLE = `(SELECT '${ALL_GOODS_DIM}' AS dim_cd${GOODS_DIMENSIONS.map((d) => ` UNION ALL SELECT '${d.dimCd}'`).join('')})`;
+
+/** The value a row of snapshot `s` is filed under for dimension `x.dim_cd`; NULL = not filed. */
+const DIM_VALUE = `CASE x.dim_cd WHEN '${ALL_GOODS_DIM}' THEN ''${GOODS_DIMENSIONS.map((d) => ` WHEN '${d.dimCd}' THEN s.${d.column}`).join('')} END`;
+
+/** Joins giving a row with goods number `${alias}.goods_no` its dimensions `x` and their values. */
+const dimJoins = (alias: string) =>
+  `LEFT JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = ${alias}.goods_no JOIN ${DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
+
+/** Record the attributes of every goods the snapshot does not hold yet (first seen wins; never updated). */
+export async function snapshotNewGoods(db: Db): Promise<void> {
+  await db.raw(
+    `INSERT IGNORE INTO ${GOODS_DIM_SNAPSHOT} (goods_no, ${GOODS_DIMENSIONS.map((d) => d.column).join(', ')})
+     SELECT g.goods_no, ${GOODS_DIMENSIONS.map((d) => `g.${d.column}`).join(', ')}
+     FROM goods g LEFT JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = g.goods_no
+     WHERE s.goods_no IS NULL ORDER BY g.goods_no`,
+  );
+}
+
+/** The dimension rollups, day and month (their keys lead with the day, so no leading filter). */
+const EVENT_DIMS: MonthRollup = {
+  daily: PERIOD_ROLLUPS.dimDaily,
+  monthly: PERIOD_ROLLUPS.dimMonthly,
+  keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no'],
+  sums: MEASURE_COLUMNS,
+};
+const INFLOW_DIMS: MonthRollup = {
+  daily: INFLOW_AGGREGATES.dimDaily,
+  monthly: INFLOW_AGGREGATES.dimMonthly,
+  keys: ['dim_cd', 'dim_val', 'site_no'],
+  sums: ['inf_cnt'],
+};
+
+/** Replace one day of a dimension rollup, keeping its month equal to the sum of its days. */
+async function replaceDimDay(db: Db, r: MonthRollup, lockKind: string, day: string, insert: () => Promise<number>): Promise<number> {
+  await lockBuild(db, lockKind, monthOf(day));
+  const taken = await applyDayToMonth(db, r, day, -1);
+  await db(r.daily).where({ agrt_dt: day }).delete();
+  const rows = await insert();
+  await applyDayToMonth(db, r, day, 1);
+  // A first build took nothing out, so it cannot have emptied a key.
+  if (taken > 0) await dropEmptyMonthRows(db, r, day);
+  return rows;
+}
+
+// ---- kind `period`: events per (hour, site) and per (dimension, day or month, site) ----------
+
+const MEASURE_LIST = MEASURE_COLUMNS.join(', ');
+const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?';
+
+/** Replace the rollups of one day with sums of its events; returns the daily rows written. */
+export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
+  const dims = await replaceDimDay(db, EVENT_DIMS, 'period-month', day, async () => {
+    const [result] = await db.raw(
+      `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
+       SELECT e.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, e.site_no, ${EVENT_SUMS}
+       FROM ord_stat_evt e ${dimJoins('e')}
+       WHERE ${EVENTS_OF_DAY}
+       GROUP BY e.agrt_gb_cd, x.dim_cd, dim_val, e.site_no`,
+      [day, ...AGRT_GBS, from, to],
+    );
+    return (result as { affectedRows: number }).affectedRows;
+  });
+  await db(PERIOD_ROLLUPS.siteHourly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
+  const [hourly] = await db.raw(
+    `INSERT INTO ${PERIOD_ROLLUPS.siteHourly} (agrt_gb_cd, agrt_dt, agrt_hour, site_no, ${MEASURE_LIST})
+     SELECT e.agrt_gb_cd, ?, HOUR(e.evt_dtm), e.site_no, ${EVENT_SUMS}
+     FROM ord_stat_evt e WHERE ${EVENTS_OF_DAY}
+     GROUP BY e.agrt_gb_cd, HOUR(e.evt_dtm), e.site_no`,
+    [day, ...AGRT_GBS, from, to],
+  );
+  return dims + (hourly as { affectedRows: number }).affectedRows;
+}
+
+// ---- inflow rollups: rewritten by every inflow build, inside its transaction -----------------
+
+/**
+ * After an inflow build wrote `agg_inflow_hourly` for `day` (one `hour`, or all): the site rows
+ * of those hours, and the day's dimension rows from every hour of the day (the caller holds the
+ * day's lock, so builds of other hours of the day wait for this one).
+ */
+export async function rebuildInflowRollups(db: Db, day: string, hour: number | undefined): Promise<void> {
+  const site = db(INFLOW_AGGREGATES.siteHourly).where({ agrt_dt: day });
+  if (hour !== undefined) site.andWhere({ agrt_hour: hour });
+  await site.delete();
+  await db.raw(
+    `INSERT INTO ${INFLOW_AGGREGATES.siteHourly} (agrt_dt, agrt_hour, site_no, inf_cnt)
+     SELECT i.agrt_dt, i.agrt_hour, i.site_no, SUM(i.inf_cnt) FROM ${INFLOW_AGGREGATES.goodsHourly} i
+     WHERE i.agrt_dt = ?${hour !== undefined ? ' AND i.agrt_hour = ?' : ''}
+     GROUP BY i.agrt_dt, i.agrt_hour, i.site_no`,
+    hour !== undefined ? [day, hour] : [day],
+  );
+  await replaceDimDay(db, INFLOW_DIMS, 'inflow-month', day, async () => {
+    const [result] = await db.raw(
+      `INSERT INTO ${INFLOW_AGGREGATES.dimDaily} (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
+       SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.site_no, SUM(i.inf_cnt)
+       FROM ${INFLOW_AGGREGATES.goodsHourly} i ${dimJoins('i')}
+       WHERE i.agrt_dt = ?
+       GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.site_no`,
+      [day],
+    );
+    return (result as { affectedRows: number }).affectedRows;
+  });
+}
+
+// ---- reconciliation -------------------------------------------------------------------------
+
+const SUMMED = MEASURE_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
+
+/** What one day's rollups should hold, summed straight from its events with the same filing. */
+export async function periodSourceTotals(db: Db, [from, to]: TimeRange): Promise<PartTotals[]> {
+  const [hourly] = await db.raw(
+    `SELECT e.agrt_gb_cd, 'hourly' AS part, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd`,
+    [...AGRT_GBS, from, to],
+  );
+  const [dims] = await db.raw(
+    `SELECT e.agrt_gb_cd, x.dim_cd AS part, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e ${dimJoins('e')}
+     WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, x.dim_cd`,
+    [...AGRT_GBS, from, to],
+  );
+  return [...(hourly as PartTotals[]), ...(dims as PartTotals[])];
+}
+
+/** What one built day's rollups hold. */
+export async function periodAggregateTotals(db: Db, day: string): Promise<PartTotals[]> {
+  const [hourly] = await db.raw(
+    `SELECT agrt_gb_cd, 'hourly' AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.siteHourly} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ? GROUP BY agrt_gb_cd`,
+    [...AGRT_GBS, day],
+  );
+  const [dims] = await db.raw(`SELECT agrt_gb_cd, dim_cd AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.dimDaily} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`, [day]);
+  return [...(hourly as PartTotals[]), ...(dims as PartTotals[])];
+}

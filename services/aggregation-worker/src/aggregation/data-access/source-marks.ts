@@ -1,0 +1,52 @@
+import type { Db, Source, TimeRange, TouchedBucket } from '../model.ts';
+
+/**
+ * Row numbers of the sources (`ord_stat_evt.evt_no`, `goods_inflow_log.log_no`): what a build
+ * has seen at least, and which days or hours rows numbered past a mark fall on.
+ */
+
+const NUMBER_COLUMN: Record<Source, string> = { ord_stat_evt: 'evt_no', goods_inflow_log: 'log_no' };
+
+/** Highest event number inside a range: what a build of that range has seen at least. */
+export async function maxEventNoIn(db: Db, [from, to]: TimeRange): Promise<number> {
+  const row = await db('ord_stat_evt').where('evt_dtm', '>=', from).andWhere('evt_dtm', '<', to).max({ n: 'evt_no' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Highest inflow log number per hour of a range (hours without logs are absent). */
+export async function maxLogNoPerHour(db: Db, [from, to]: TimeRange): Promise<Map<number, number>> {
+  const rows: { h: number; n: number }[] = await db('goods_inflow_log')
+    .select(db.raw('HOUR(inflow_dtm) AS h'))
+    .max({ n: 'log_no' })
+    .where('inflow_dtm', '>=', from)
+    .andWhere('inflow_dtm', '<', to)
+    .groupByRaw('HOUR(inflow_dtm)');
+  return new Map(rows.map((r) => [Number(r.h), Number(r.n)]));
+}
+
+export async function maxSourceNo(db: Db, source: Source): Promise<number> {
+  const row = await db(source).max({ n: NUMBER_COLUMN[source] }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Days of the events numbered in `(fromNo, toNo]`. */
+export async function eventDaysBetween(db: Db, fromNo: number, toNo: number): Promise<TouchedBucket[]> {
+  const rows: { d: string; n: number }[] = await db('ord_stat_evt')
+    .select(db.raw("DATE_FORMAT(evt_dtm, '%Y-%m-%d') AS d"))
+    .max({ n: 'evt_no' })
+    .where('evt_no', '>', fromNo)
+    .andWhere('evt_no', '<=', toNo)
+    .groupBy('d');
+  return rows.map((r) => ({ day: r.d, hour: -1, maxNo: Number(r.n) }));
+}
+
+/** Hours of the inflow logs numbered in `(fromNo, toNo]`. */
+export async function inflowHoursBetween(db: Db, fromNo: number, toNo: number): Promise<TouchedBucket[]> {
+  const rows: { d: string; h: number; n: number }[] = await db('goods_inflow_log')
+    .select(db.raw("DATE_FORMAT(inflow_dtm, '%Y-%m-%d') AS d"), db.raw('HOUR(inflow_dtm) AS h'))
+    .max({ n: 'log_no' })
+    .where('log_no', '>', fromNo)
+    .andWhere('log_no', '<=', toNo)
+    .groupBy('d', 'h');
+  return rows.map((r) => ({ day: r.d, hour: Number(r.h), maxNo: Number(r.n) }));
+}

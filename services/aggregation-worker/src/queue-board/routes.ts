@@ -1,0 +1,38 @@
+import express, { Router } from 'express';
+import type { Logger } from '@bo/service-kit';
+import { describeTarget } from '../aggregation/model.ts';
+import { planRerun } from '../aggregation/rerun-plan.ts';
+import { enqueueBuilds } from '../queue/build-jobs.ts';
+import type { Queues } from '../queue/queues.ts';
+import { basicAuth } from './basic-auth.ts';
+import { BOARD_PATH, queueBoard, RERUN_PATH } from './board.ts';
+import { rerunFormPage, rerunQueuedPage } from './rerun-page.ts';
+
+export interface QueueBoardDeps {
+  queues: Queues;
+  logger: Logger;
+  credentials: { user: string; password: string };
+  rerunMaxDays: number;
+}
+
+/** Everything under /admin: basic auth first, then bull-board and the rerun form. */
+export function mountQueueBoard(router: Router, deps: QueueBoardDeps): void {
+  const admin = Router();
+  admin.use(basicAuth(deps.credentials));
+  admin.get(RERUN_PATH, (_req, res) => {
+    res.type('html').send(rerunFormPage());
+  });
+  admin.post(RERUN_PATH, express.urlencoded({ extended: false, limit: '10kb' }), async (req, res) => {
+    const values = { ...(req.body as Record<string, unknown>) };
+    const plan = planRerun(values, deps.rerunMaxDays);
+    if (!plan.ok) {
+      res.status(400).type('html').send(rerunFormPage(values, plan.errors));
+      return;
+    }
+    const queued = await enqueueBuilds(deps.queues.build, plan.targets, 'dashboard');
+    deps.logger.info('rerun queued from the dashboard', { ...plan.request, jobs: queued.length });
+    res.status(202).type('html').send(rerunQueuedPage(queued.map((q, i) => ({ target: describeTarget(plan.targets[i]!), jobId: q.jobId, collapsed: q.collapsed }))));
+  });
+  admin.use(BOARD_PATH, queueBoard(deps.queues));
+  router.use(admin);
+}

@@ -1,0 +1,118 @@
+import type { Knex } from '@bo/db';
+import { CODE_GROUPS } from '@bo/contracts';
+import type { AiListRow, SignalWindow, SqlCondition } from '../model.ts';
+
+const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
+
+/**
+ * Each goods item with its recommendation signals and score, computed by the database:
+ * listing gaps, page views against net ordered quantity in the window, stock short with
+ * waiting restock requests, low-rated recent reviews. Only goods with a positive score are
+ * recommended; the page is ordered by score and carries the full count.
+ *
+ * Demand comes from the aggregation worker's tables, never from the raw logs: page views from
+ * `agg_inflow_hourly`, net ordered quantity (`ord_qty − cncl_qty` of report `01`) from
+ * `agg_goods_daily`. Each is summed per goods in its own derived table so the database may read
+ * the window by its primary key (`agrt_dt` leads) for the whole list, or per goods through
+ * `idx_agg_inflow_goods` / `idx_agg_goods_goods` when the conditions leave few goods (MariaDB's
+ * split materialisation). The window is whole past days: the worker builds a day once it is
+ * over, so today is never in it.
+ */
+function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; bindings: (string | number)[] } {
+  const gaps = {
+    brand: `(g.brand_no IS NULL OR g.brand_no = '')`,
+    keyword: blank('g.sch_kwd_nm'),
+    seo: `(${blank('g.seo_title_nm')} OR ${blank('g.seo_desc')})`,
+    model: blank('g.modl_nm'),
+  };
+  const inflow = 'COALESCE(inf.cnt, 0)';
+  const net = 'COALESCE(od.net_qty, 0)';
+  const lowConversion = `(${inflow} >= ? AND ${net} <= ${inflow} * ?)`;
+  const stockShort = `(g.sale_stat_cd IN ('00', '20') OR (g.stk_mgr_yn = 'Y' AND g.stk_qty <= g.sfty_stk_qty))`;
+  const waiting = 'COALESCE(rs.waiting, 0)';
+  const lowReviews = 'COALESCE(rv.low_cnt, 0)';
+  const score = `(
+      (CASE WHEN ${gaps.brand} THEN 15 ELSE 0 END) + (CASE WHEN ${gaps.keyword} THEN 10 ELSE 0 END)
+    + (CASE WHEN ${gaps.seo} THEN 10 ELSE 0 END) + (CASE WHEN ${gaps.model} THEN 5 ELSE 0 END)
+    + (CASE WHEN ${lowConversion} THEN 30 + LEAST(20, FLOOR(${inflow} / ?) * 5) ELSE 0 END)
+    + (CASE WHEN ${stockShort} AND ${waiting} > 0 THEN 25 + LEAST(25, ${waiting}) ELSE 0 END)
+    + (CASE WHEN ${lowReviews} > 0 THEN 20 + LEAST(20, ${lowReviews} * 5) ELSE 0 END))`;
+  const scoreBindings = [w.minInflow, w.maxConversion, w.minInflow];
+
+  const sql = `
+    SELECT g.goods_no AS goodsNo, g.goods_nm AS goodsNm, g.goods_comp_cd AS goodsCompCd, g.goods_typ_cd AS goodsTypCd,
+      e.entr_nm AS entrNm, g.entr_no AS entrNo, b.brand_nm AS brandNm, g.sale_meth_cd AS saleMethCd,
+      g.sale_stat_cd AS saleStatCd, ss.cd_nm AS saleStatCdNm, g.buy_typ_cd AS buyTypCd, g.deli_proc_typ_cd AS deliProcTypCd,
+      g.deli_goods_gb_cd AS deliGoodsGbCd, g.deli_way_cd AS deliWayCd, u.user_nm AS mdNm, g.disp_yn AS dispYn,
+      dp.cd_nm AS deliProcTypCdNm, dg.cd_nm AS deliGoodsGbCdNm, CAST(g.disp_dlex_amt AS CHAR) AS dispDlexAmt,
+      CONCAT_WS(' > ', c3.std_ctg_nm, c2.std_ctg_nm, c1.std_ctg_nm, c0.std_ctg_nm) AS stdCtgHierarchy,
+      g.buyr_age_lmt_cd AS buyrAgeLmtCd, g.buy_qty_lmt_yn AS buyQtyLmtYn, g.rglr_deli_goods_yn AS rglrDeliGoodsYn,
+      g.goods_reg_dtm AS goodsRegDtm, g.sale_prc AS salePrc, g.min_lmt_qty AS minLmtQty, g.max_lmt_qty AS maxLmtQty,
+      CASE WHEN ${gaps.brand} THEN 1 ELSE 0 END AS gapBrand,
+      CASE WHEN ${gaps.keyword} THEN 1 ELSE 0 END AS gapKeyword,
+      CASE WHEN ${gaps.seo} THEN 1 ELSE 0 END AS gapSeo,
+      CASE WHEN ${gaps.model} THEN 1 ELSE 0 END AS gapModel,
+      ${inflow} AS inflowCnt, ${net} AS netOrdQty,
+      CASE WHEN ${lowConversion} THEN 1 ELSE 0 END AS lowConversion,
+      CASE WHEN ${stockShort} THEN 1 ELSE 0 END AS stockShort,
+      ${waiting} AS restockWaiting, ${lowReviews} AS lowReviewCnt, rv.low_avg AS lowReviewAvg,
+      ${score} AS score
+    FROM goods g
+    LEFT JOIN entr e ON e.entr_no = g.entr_no
+    LEFT JOIN brand b ON b.brand_no = g.brand_no
+    LEFT JOIN bo_user u ON u.user_id = g.md_id
+    LEFT JOIN cm_cd ss ON ss.grp_cd = ? AND ss.cd = g.sale_stat_cd
+    LEFT JOIN cm_cd dp ON dp.grp_cd = ? AND dp.cd = g.deli_proc_typ_cd
+    LEFT JOIN cm_cd dg ON dg.grp_cd = ? AND dg.cd = g.deli_goods_gb_cd
+    LEFT JOIN std_ctg c0 ON c0.std_ctg_no = g.std_ctg_no
+    LEFT JOIN std_ctg c1 ON c1.std_ctg_no = c0.upr_std_ctg_no
+    LEFT JOIN std_ctg c2 ON c2.std_ctg_no = c1.upr_std_ctg_no
+    LEFT JOIN std_ctg c3 ON c3.std_ctg_no = c2.upr_std_ctg_no
+    LEFT JOIN (SELECT goods_no, SUM(inf_cnt) AS cnt FROM agg_inflow_hourly
+               WHERE agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) inf ON inf.goods_no = g.goods_no
+    LEFT JOIN (SELECT goods_no, SUM(ord_qty - cncl_qty) AS net_qty FROM agg_goods_daily
+               WHERE agrt_gb_cd = '01' AND agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) od ON od.goods_no = g.goods_no
+    LEFT JOIN (SELECT goods_no, COUNT(*) AS waiting FROM restock_noti_req WHERE noti_yn = 'N' GROUP BY goods_no) rs
+           ON rs.goods_no = g.goods_no
+    LEFT JOIN (SELECT goods_no, COUNT(*) AS low_cnt, AVG(star_score) AS low_avg FROM goods_review
+               WHERE del_yn = 'N' AND star_score <= 2 AND reg_dtm >= ? AND reg_dtm < ? GROUP BY goods_no) rv
+           ON rv.goods_no = g.goods_no
+    ${where.length ? `WHERE ${where.map((c) => `(${c.sql})`).join(' AND ')}` : ''}`;
+  // Bindings follow the order of the placeholders above: select list, joins, then WHERE.
+  const selectBindings = [w.minInflow, w.maxConversion, ...scoreBindings];
+  const joinBindings = [
+    CODE_GROUPS.SALE_STATUS,
+    CODE_GROUPS.DELI_PROC_TYPE,
+    CODE_GROUPS.DELI_GOODS_GB,
+    w.fromDay,
+    w.toDay,
+    w.fromDay,
+    w.toDay,
+    `${w.fromDay} 00:00:00`,
+    `${w.toDay} 00:00:00`,
+  ];
+  return { sql, bindings: [...selectBindings, ...joinBindings, ...where.flatMap((c) => c.bindings)] };
+}
+
+/** One page of recommended goods, best first, each row carrying the full count. */
+export async function findRecommendedGoods(
+  knex: Knex,
+  where: SqlCondition[],
+  window: SignalWindow,
+  page: { offset: number; limit: number },
+): Promise<AiListRow[]> {
+  const inner = scoredGoodsSql(where, window);
+  const result = await knex.raw(
+    `SELECT x.*, COUNT(*) OVER () AS totalCount FROM (${inner.sql}) x WHERE x.score > 0
+     ORDER BY x.score DESC, x.goodsNo LIMIT ? OFFSET ?`,
+    [...inner.bindings, page.limit, page.offset],
+  );
+  return (result as unknown as [AiListRow[]])[0];
+}
+
+/** The full count alone, for a page past the end (which has no row to carry it). */
+export async function countRecommendedGoods(knex: Knex, where: SqlCondition[], window: SignalWindow): Promise<number> {
+  const inner = scoredGoodsSql(where, window);
+  const result = await knex.raw(`SELECT COUNT(*) AS n FROM (${inner.sql}) x WHERE x.score > 0`, inner.bindings);
+  return Number((result as unknown as [{ n: number }[]])[0][0]?.n ?? 0);
+}

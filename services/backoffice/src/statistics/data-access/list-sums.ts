@@ -1,0 +1,162 @@
+import { addMonths, streamRows, type Knex } from '@bo/db';
+import { CODE_GROUPS } from '@bo/contracts';
+import { LIST_AGGREGATES, MEASURE_FIELDS, measureSums, type ListKind } from '@bo/aggregates';
+import { whereInCategories, withCategoryDescendants } from '../../shared/category-tree.ts';
+import type { CategoryTotals, DailyScope, DayRange, EnterpriseTotals, GoodsTotals, PayWayTotals, RowQuery } from '../model.ts';
+
+/**
+ * The SQL of the four aggregate lists (category, payment method, goods, supplier). The database
+ * groups and sums; callers get one plain row per key, net amount descending. Day ranges are
+ * half-open (`col >= from AND col < to`) so the aggregates' primary keys serve every read.
+ */
+
+/** The measures of a grouped derived table `s`. */
+const S_MEASURES = MEASURE_FIELDS.map((m) => `s.${m}`);
+
+/** Net amount of a grouped row, the sort key of every aggregate list. */
+const NET_DESC = 's.ordAmt - s.cnclAmt DESC';
+
+/** `stat_ctg_tree` = the requested category and every category below it. */
+const CATEGORY_TREE = 'stat_ctg_tree';
+
+function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): void {
+  if (stdCtgNo) withCategoryDescendants(q, CATEGORY_TREE, (tree) => tree.select('std_ctg_no').from('std_ctg').where('std_ctg_no', stdCtgNo));
+}
+
+const inCategoryTree = (q: Knex.QueryBuilder, column: string) => whereInCategories(q, column, CATEGORY_TREE);
+
+/**
+ * `range` cut where the monthly roll-ups can serve it: `months`, the whole calendar months inside
+ * it (`[first month's 1st, day after the last one)`), when there is one, and `days`, the days
+ * before and after them (all of `range` when no month is whole). Together they cover `range`
+ * exactly once.
+ */
+export function splitWholeMonths(range: DayRange): { months?: DayRange; days: DayRange[] } {
+  const firstWhole = range.fromDay.endsWith('-01') ? range.fromDay : `${addMonths(range.fromDay.slice(0, 7), 1)}-01`;
+  const endWhole = `${range.toDay.slice(0, 7)}-01`;
+  if (firstWhole >= endWhole) return { days: [range] };
+  const days = [
+    { fromDay: range.fromDay, toDay: firstWhole },
+    { fromDay: endWhole, toDay: range.toDay },
+  ].filter((d) => d.fromDay < d.toDay);
+  return { months: { fromDay: firstWhole, toDay: endWhole }, days };
+}
+
+/** The sums of a grouped union `p` of parts, named as the parts name them. */
+const SUMMED_MEASURES = MEASURE_FIELDS.map((m) => `SUM(p.${m}) AS ${m}`).join(', ');
+
+/**
+ * The sums per key of one list aggregate over `scope`: the whole months of the range from the
+ * monthly roll-up, the days before and after them from the daily table (a 12-month list reads
+ * 12 rows per key instead of 365). Each part is grouped on its own through its primary key
+ * (agrtGb, date, site …) or a filter-led covering index, then the parts are summed again.
+ * `narrow` adds the list's filters to every part, on alias `a`; the list's attributes (a goods'
+ * supplier) are taken as their MAX per key. The roll-up rows equal the daily rows of their months (the worker
+ * writes both in one transaction), so the numbers are those of the daily rows alone.
+ */
+function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
+  const { keys, attributes: carried } = LIST_AGGREGATES[list];
+  const { months, days } = splitWholeMonths(scope.range);
+  const parts = [
+    ...(months ? [{ table: LIST_AGGREGATES[list].monthly, column: 'agrt_mon', range: months }] : []),
+    ...days.map((range) => ({ table: LIST_AGGREGATES[list].daily, column: 'agrt_dt', range })),
+  ].map(({ table, column, range }) => {
+    const q = knex
+      .from(`${table} as a`)
+      .select(...keys.map((k) => `a.${k}`), ...carried.map((c) => knex.raw(`MAX(a.${c}) AS ${c}`)), knex.raw(measureSums('a')))
+      .where('a.agrt_gb_cd', scope.agrtGb)
+      .where(`a.${column}`, '>=', range.fromDay)
+      .where(`a.${column}`, '<', range.toDay)
+      .groupBy(keys.map((k) => `a.${k}`));
+    if (scope.siteNo) q.where('a.site_no', scope.siteNo);
+    narrow(q);
+    return q;
+  });
+  if (parts.length === 1) return parts[0]!;
+  return knex
+    .from(knex.queryBuilder().unionAll(parts, true).as('p'))
+    .select(...keys.map((k) => `p.${k}`), ...carried.map((c) => knex.raw(`MAX(p.${c}) AS ${c}`)), knex.raw(SUMMED_MEASURES))
+    .groupBy(keys.map((k) => `p.${k}`));
+}
+
+/** A read as a RowQuery; the stream runs under the pool's stream limit (`streamRows`), as long as the download's client takes to read. */
+const rowQuery = <T>(knex: Knex, q: Knex.QueryBuilder): RowQuery<T> => ({
+  then: (onFulfilled, onRejected) => (q as unknown as PromiseLike<T[]>).then(onFulfilled, onRejected),
+  stream: () => streamRows<T>(knex, q),
+});
+
+/** Category aggregate per (std_ctg_no, md_id), net amount descending; `limit` for TOP-N. */
+export function categoryTotals(
+  knex: Knex,
+  scope: DailyScope,
+  f: { stdCtgNo?: string | undefined; mdId?: string | undefined },
+  limit?: number,
+): RowQuery<CategoryTotals> {
+  const sums = listSums(knex, 'category', scope, (q) => {
+    if (f.mdId) q.where('a.md_id', f.mdId);
+    if (f.stdCtgNo) inCategoryTree(q, 'a.std_ctg_no');
+  });
+  const q = knex
+    .select(...S_MEASURES, { stdCtgNo: 's.std_ctg_no', mdId: 's.md_id', stdCtgNm: 'c.std_ctg_nm', mdNm: 'u.user_nm' })
+    .from(sums.as('s'))
+    .leftJoin('std_ctg as c', 'c.std_ctg_no', 's.std_ctg_no')
+    .leftJoin('bo_user as u', 'u.user_id', 's.md_id')
+    .orderByRaw(`${NET_DESC}, s.std_ctg_no, s.md_id`);
+  withCategoryTree(q, f.stdCtgNo);
+  if (limit !== undefined) q.limit(limit);
+  return rowQuery(knex, q);
+}
+
+/** Payment-method aggregate per pay_way_cd, with its OM013 name. */
+export function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: string | undefined }): RowQuery<PayWayTotals> {
+  const sums = listSums(knex, 'payway', scope, (q) => {
+    if (f.payWayCd) q.where('a.pay_way_cd', f.payWayCd);
+  });
+  return rowQuery(
+    knex,
+    knex
+      .select(...S_MEASURES, { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
+      .from(sums.as('s'))
+      .leftJoin('cm_cd as c', (on) => on.on('c.cd', 's.pay_way_cd').andOnVal('c.grp_cd', CODE_GROUPS.PAYMENT_METHOD))
+      .orderByRaw(`${NET_DESC}, s.pay_way_cd`),
+  );
+}
+
+/**
+ * Goods aggregate per goods_no. The supplier is the one the aggregate recorded (the goods'
+ * supplier at aggregation time), so the supplier filter and the shown supplier agree.
+ */
+export function goodsTotals(
+  knex: Knex,
+  scope: DailyScope,
+  f: { goodsNo?: string | undefined; entrNo?: string | undefined },
+): RowQuery<GoodsTotals> {
+  const sums = listSums(knex, 'goods', scope, (q) => {
+    if (f.goodsNo) q.where('a.goods_no', f.goodsNo);
+    if (f.entrNo) q.where('a.entr_no', f.entrNo);
+  });
+  return rowQuery(
+    knex,
+    knex
+      .select(...S_MEASURES, { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
+      .from(sums.as('s'))
+      .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
+      .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+      .orderByRaw(`${NET_DESC}, s.goods_no`),
+  );
+}
+
+/** Supplier aggregate per entr_no. */
+export function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrNo?: string | undefined }): RowQuery<EnterpriseTotals> {
+  const sums = listSums(knex, 'entr', scope, (q) => {
+    if (f.entrNo) q.where('a.entr_no', f.entrNo);
+  });
+  return rowQuery(
+    knex,
+    knex
+      .select(...S_MEASURES, { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
+      .from(sums.as('s'))
+      .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+      .orderByRaw(`${NET_DESC}, s.entr_no`),
+  );
+}
