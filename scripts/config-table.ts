@@ -14,9 +14,9 @@ import { workerConfigSchema } from '../services/aggregation-worker/src/config.ts
 type Prop = { default?: unknown; description?: string; anyOf?: { const?: unknown }[] };
 
 const owners: [string, Record<string, Prop>][] = [
-  ['backoffice', backofficeConfigSchema as Record<string, Prop>],
-  ['member', memberConfigSchema as Record<string, Prop>],
-  ['worker', workerConfigSchema as Record<string, Prop>],
+  ['backoffice', backofficeConfigSchema],
+  ['member', memberConfigSchema],
+  ['worker', workerConfigSchema],
 ];
 
 export function configTable(): string {

@@ -21,5 +21,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       hours: { type: 'string', default: '12' },
     },
   });
-  console.log(devToken({ user: values.user!, group: values.group!, entr: values.entr }, Number(values.hours)));
+  console.log(devToken({ user: values.user, group: values.group, entr: values.entr }, Number(values.hours)));
 }

@@ -33,6 +33,7 @@ async function checkDependencies(): Promise<void> {
     throw new Error(
       `cannot reach MySQL/MariaDB at ${redact(bo)} (${(err as Error).message}).\n` +
         '  Start it, e.g.: start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd',
+      { cause: err },
     );
   } finally {
     await server.destroy();
@@ -45,6 +46,7 @@ async function checkDependencies(): Promise<void> {
     throw new Error(
       `cannot reach Redis at ${redisUrl} (${(err as Error).message}).\n` +
         '  Start it, e.g.: redis-server --daemonize yes --bind 127.0.0.1 --port 6379',
+      { cause: err },
     );
   } finally {
     redis.disconnect();

@@ -55,17 +55,17 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     },
   });
   if (values.help) throw new Error(USAGE);
-  if (!isScaleName(values.scale!)) throw new Error(`--scale must be tiny, small or full (got "${values.scale}")\n${USAGE}`);
+  if (!isScaleName(values.scale)) throw new Error(`--scale must be tiny, small or full (got "${values.scale}")\n${USAGE}`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number ≥ 0 (got "${values.seed}")`);
-  const prefix = values['db-prefix']!;
+  const prefix = values['db-prefix'];
   const boDb = values['bo-db'] ?? `${prefix}_bo`;
   const memberDb = values['member-db'] ?? `${prefix}_member`;
   for (const [flag, name] of [['--db-prefix', prefix], ['--bo-db', boDb], ['--member-db', memberDb]] as const) {
     if (!NAME.test(name)) throw new Error(`${flag} must be letters, digits or _ (got "${name}")`);
     if (['bo', 'member'].includes(name)) throw new Error(`${flag} must not be the service database "${name}": the benchmark rewrites its data`);
   }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date!)) throw new Error(`--date must be yyyy-MM-dd (got "${values.date}")`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new Error(`--date must be yyyy-MM-dd (got "${values.date}")`);
   const bufferPoolMb = values['innodb-buffer-pool-mb'] === undefined ? undefined : Number(values['innodb-buffer-pool-mb']);
   if (bufferPoolMb !== undefined && !(Number.isInteger(bufferPoolMb) && bufferPoolMb >= 128))
     throw new Error(`--innodb-buffer-pool-mb must be a whole number ≥ 128 (got "${values['innodb-buffer-pool-mb']}")`);
@@ -75,16 +75,16 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   return {
     scale: SCALES[values.scale],
     seed,
-    serverUrl: values['db-url']!.replace(/\/[^/]*$/, '/'),
+    serverUrl: values['db-url'].replace(/\/[^/]*$/, '/'),
     boDb,
     memberDb,
     dbPrefix: prefix,
-    outDir: values.out!,
-    date: values.date!,
+    outDir: values.out,
+    date: values.date,
     sections: sections as Section[],
-    regenerate: values.regenerate!,
-    drop: values.drop!,
-    serviceLogLevel: values['service-log-level']!,
+    regenerate: values.regenerate,
+    drop: values.drop,
+    serviceLogLevel: values['service-log-level'],
     ...(bufferPoolMb !== undefined ? { bufferPoolMb } : {}),
   };
 }

@@ -20,7 +20,7 @@ async function ensureTable(knex: Knex): Promise<void> {
 
 export async function readMarker<I>(knex: Knex): Promise<Marker<I> | undefined> {
   await ensureTable(knex);
-  const row = await knex(TABLE).where({ id: 1 }).first();
+  const row = (await knex(TABLE).where({ id: 1 }).first()) as { spec_json: string; info_json: string } | undefined;
   return row ? { spec: row.spec_json, info: JSON.parse(row.info_json) as I } : undefined;
 }
 

@@ -87,7 +87,7 @@ export async function spawnService(spec: SpawnSpec): Promise<ChildService> {
   running.add(child);
   child.once('exit', () => running.delete(child));
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => {
+  child.stderr.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -96,7 +96,7 @@ export async function spawnService(spec: SpawnSpec): Promise<ChildService> {
     await waitReady(`${baseUrl}${spec.healthPath}`, child, () => stderr, 90_000);
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${spec.name}: ${(err as Error).message}`);
+    throw new Error(`${spec.name}: ${(err as Error).message}`, { cause: err });
   }
   return {
     name: spec.name,

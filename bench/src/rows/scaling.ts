@@ -75,12 +75,12 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
     return measuredRow({
       section: 'scaling',
       hotPath: `${c.op.label} · ${c.range} (p95)`,
-      measured: points.map((e, i) => `${label(e)}: ${series[i] === null || series[i] === undefined ? 'failed' : ms(series[i]!)}`).join(' · '),
+      measured: points.map((e, i) => `${label(e)}: ${series[i] === null || series[i] === undefined ? 'failed' : ms(series[i])}`).join(' · '),
       reference: `same request on ${label(points[0]!)} events`,
       ratio: `${times(growth)} from ${label(points[0]!)} to ${label(points[points.length - 1]!)}`,
       target: `flat: ≤ ${FLAT}× growth`,
       checks: [{ label: `≤ ${FLAT}× growth`, ok: growth <= FLAT }],
-      figures: { family: c.op.family, growth: round(growth, 3), ...Object.fromEntries(points.map((e, i) => [`p95Ms_${e}`, series[i] === null || series[i] === undefined ? null : round(series[i]!)])) },
+      figures: { family: c.op.family, growth: round(growth, 3), ...Object.fromEntries(points.map((e, i) => [`p95Ms_${e}`, series[i] === null || series[i] === undefined ? null : round(series[i])])) },
     });
   });
 }

@@ -47,9 +47,9 @@ function operationObject(op: OperationSpec, components: Record<string, Json>): J
         name,
         in: 'query',
         required: required.has(name),
-        description: (schema as TSchema).description,
+        description: (schema).description,
         schema: s,
-        ...((schema as TSchema).type === 'array' ? { style: 'form', explode: true } : {}),
+        ...((schema).type === 'array' ? { style: 'form', explode: true } : {}),
       });
     }
   }

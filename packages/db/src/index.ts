@@ -2,6 +2,7 @@ export * from './connection.ts';
 export * from './migrate.ts';
 export * from './platform-time.ts';
 export * from './lock-conflict.ts';
+export * from './raw-sql.ts';
 export * from './migrations/index.ts';
 export * from './generator/masters.ts';
 export { seedDatabases, BO_SOURCE_TABLES, MEMBER_TABLES, type SeedOptions, type SeedResult, type SeedProgress } from './generator/seed-databases.ts';

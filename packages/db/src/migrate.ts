@@ -10,9 +10,9 @@ export interface Migration {
 function sourceOf(migrations: readonly Migration[]): Knex.MigrationSource<Migration> {
   const sorted = [...migrations].sort((a, b) => a.name.localeCompare(b.name));
   return {
-    getMigrations: async () => sorted,
+    getMigrations: () => Promise.resolve(sorted),
     getMigrationName: (m) => m.name,
-    getMigration: async (m) => ({ up: m.up, down: m.down }),
+    getMigration: (m) => Promise.resolve({ up: m.up, down: m.down }),
   };
 }
 

@@ -55,7 +55,7 @@ export function mountOperation<Q = unknown, B = unknown>(router: Router, op: Ope
       }
       let query = {} as Q;
       if (checkQuery && op.query) {
-        const result = checkQuery(normaliseQuery(op.query, req.query as Record<string, unknown>));
+        const result = checkQuery(normaliseQuery(op.query, req.query));
         if (!result.ok) throw validationError(result.errors);
         query = result.value;
       }

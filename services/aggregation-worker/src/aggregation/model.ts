@@ -1,11 +1,7 @@
 import type { AggregateKind } from '@bo/contracts';
-import type { Knex } from '@bo/db';
 import type { MeasureColumn } from '@bo/aggregates';
 
 /** The aggregation component's shapes: what is built, what was built, what the checks compare. */
-
-/** A connection or a build's transaction: data access runs on either. */
-export type Db = Knex | Knex.Transaction;
 
 /** `[from, to)` of local DATETIME text (`yyyy-MM-dd HH:mm:ss`). */
 export type TimeRange = [from: string, to: string];

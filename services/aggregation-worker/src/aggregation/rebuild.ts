@@ -1,4 +1,4 @@
-import { addDays, dayRange, platformNowMillis, retryOnLockConflict, type Knex } from '@bo/db';
+import { addDays, dayRange, type Db, type Knex, platformNowMillis, retryOnLockConflict } from '@bo/db';
 import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
 import type { ListKind } from '@bo/aggregates';
 import { finishRunLog, insertRunLog, lockBuild, recordBuiltDays } from './data-access/build-log.ts';
@@ -7,7 +7,7 @@ import { deleteListDay, insertListDay } from './data-access/list-aggregates.ts';
 import { addDayToMonth, takeDayFromMonth } from './data-access/month-rollups.ts';
 import { rebuildInflowRollups, replacePeriodDay, snapshotNewGoods } from './data-access/period-rollups.ts';
 import { maxEventNoIn, maxLogNoPerHour } from './data-access/source-marks.ts';
-import type { Db, TimeRange } from './model.ts';
+import type { TimeRange } from './model.ts';
 
 export interface RebuildResult {
   kind: AggregateKind;

@@ -7,11 +7,15 @@ import type { Knex } from '@bo/db';
  * derived tables and subqueries read it.
  */
 export function withCategoryDescendants(q: Knex.QueryBuilder, name: string, seed: (tree: Knex.QueryBuilder) => Knex.QueryBuilder): void {
-  q.withRecursive(name, ['std_ctg_no'], (tree) =>
-    seed(tree).union((below) => below.select('c.std_ctg_no').from('std_ctg as c').join(`${name} as t`, 'c.upr_std_ctg_no', 't.std_ctg_no')),
-  );
+  q.withRecursive(name, ['std_ctg_no'], (tree) => {
+    seed(tree).union((below) => {
+      below.select('c.std_ctg_no').from('std_ctg as c').join(`${name} as t`, 'c.upr_std_ctg_no', 't.std_ctg_no');
+    });
+  });
 }
 
 /** Keeps the rows whose `column` is one of the categories of the CTE `name`. */
 export const whereInCategories = (q: Knex.QueryBuilder, column: string, name: string): Knex.QueryBuilder =>
-  q.whereIn(column, (sub) => sub.select('std_ctg_no').from(name));
+  q.whereIn(column, (sub) => {
+    sub.select('std_ctg_no').from(name);
+  });

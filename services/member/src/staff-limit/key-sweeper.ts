@@ -39,7 +39,9 @@ export function startKeySweeper({ knex, logger, timeZone, intervalMs = 60_000, b
       logger.warn('sweeping expired idempotency keys failed', { message: (err as Error).message });
     }
     if (stopped) return;
-    timer = setTimeout(() => (running = sweep()), delay);
+    timer = setTimeout(() => {
+      running = sweep();
+    }, delay);
     timer.unref();
   };
   running = sweep();

@@ -1,6 +1,7 @@
+import type { Db } from '@bo/db';
 import type { AggregateKind } from '@bo/contracts';
 import { BUILD_TABLES } from '@bo/aggregates';
-import type { BuiltDay, BuiltDayRecord, Db, RunLogStart, Source } from '../model.ts';
+import type { BuiltDay, BuiltDayRecord, RunLogStart, Source } from '../model.ts';
 
 /** The worker's book-keeping: the run log, what each (kind, day[, hour]) was built from, the late-data marks and the build locks. */
 

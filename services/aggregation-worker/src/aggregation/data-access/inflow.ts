@@ -1,5 +1,6 @@
+import { execute, type Db } from '@bo/db';
 import { INFLOW_AGGREGATES } from '@bo/aggregates';
-import type { Db, TimeRange } from '../model.ts';
+import type { TimeRange } from '../model.ts';
 
 /** The SQL of the goods-level inflow aggregate: page views per (day, hour, site, goods) from `goods_inflow_log`. */
 
@@ -11,7 +12,7 @@ export async function deleteInflowRows(db: Db, day: string, hour?: number): Prom
 
 /** Page views per (hour, site, goods) over `[from, to)`, which lies inside `day`. */
 export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
-  const [result] = await db.raw(
+  const result = await execute(db, 
     `INSERT INTO ${INFLOW_AGGREGATES.goodsHourly} (agrt_dt, agrt_hour, site_no, goods_no, inf_cnt)
      SELECT ?, HOUR(l.inflow_dtm), l.site_no, l.goods_no, COUNT(*)
      FROM goods_inflow_log l
@@ -19,7 +20,7 @@ export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRang
      GROUP BY HOUR(l.inflow_dtm), l.site_no, l.goods_no`,
     [day, from, to],
   );
-  return (result as { affectedRows: number }).affectedRows;
+  return result.affectedRows;
 }
 
 /** Aggregate rows per hour of one day, for the per-hour build records. */

@@ -1,5 +1,6 @@
+import { execute, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, EVENT_MEASURE_SUMS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
-import type { Db, TimeRange, Totals } from '../model.ts';
+import type { TimeRange, Totals } from '../model.ts';
 
 /**
  * The SQL of the four list aggregates (category, payment method, goods, supplier): one
@@ -32,7 +33,7 @@ export async function insertListDay(db: Db, kind: ListKind, day: string, [from, 
   const table = LIST_AGGREGATES[kind];
   const columns = ['agrt_gb_cd', 'agrt_dt', 'site_no', ...table.keys, ...table.attributes, ...MEASURE_COLUMNS].join(', ');
   const keys = KEY_SOURCES[kind].keyExprs.join(', ');
-  const [result] = await db.raw(
+  const result = await execute(db, 
     `INSERT INTO ${table.daily} (${columns})
      SELECT e.agrt_gb_cd, ?, e.site_no, ${keys}, ${EVENT_SUMS}
      FROM ord_stat_evt e ${joinsOf(kind)}
@@ -40,19 +41,18 @@ export async function insertListDay(db: Db, kind: ListKind, day: string, [from, 
      GROUP BY e.agrt_gb_cd, e.site_no, ${keys}`,
     [day, ...AGRT_GBS, from, to],
   );
-  return (result as { affectedRows: number }).affectedRows;
+  return result.affectedRows;
 }
 
 /** Per agrtGb totals straight from the events of one day, through the kind's joins. */
 export async function listSourceTotals(db: Db, kind: ListKind, [from, to]: TimeRange): Promise<Totals[]> {
-  const [rows] = await db.raw(
+  return selectRows<Totals>(db, 
     `SELECT e.agrt_gb_cd, ${EVENT_SUMS_AS_COLUMNS}
      FROM ord_stat_evt e ${joinsOf(kind)}
      WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?
      GROUP BY e.agrt_gb_cd`,
     [...AGRT_GBS, from, to],
   );
-  return rows as Totals[];
 }
 
 /** Per agrtGb totals of one built day of a list aggregate. */

@@ -1,6 +1,6 @@
-import { addMonths } from '@bo/db';
+import { addMonths, execute, type Db } from '@bo/db';
 import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
-import type { Db, Totals } from '../model.ts';
+import type { Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 
 /**
@@ -55,7 +55,7 @@ export async function applyDayToMonth(db: Db, r: MonthRollup, day: string, sign:
   const sums = [...r.sums, 'day_cnt'];
   const keys = r.keys.map((k) => `d.${k}`).join(', ');
   const leading = r.leading ? `d.${r.leading.column} IN (${r.leading.values.map(() => '?').join(', ')}) AND ` : '';
-  const [result] = await db.raw(
+  const result = await execute(db, 
     `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...sums].join(', ')})
      SELECT ${keys}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
      FROM ${r.daily} d WHERE ${leading}d.agrt_dt = ?
@@ -63,7 +63,7 @@ export async function applyDayToMonth(db: Db, r: MonthRollup, day: string, sign:
      ON DUPLICATE KEY UPDATE ${sums.map((c) => `${r.monthly}.${c} = ${r.monthly}.${c} + VALUES(${c})`).join(', ')}`,
     [monthOf(day), ...(r.leading?.values ?? []), day],
   );
-  return (result as { affectedRows: number }).affectedRows;
+  return result.affectedRows;
 }
 
 /** Drop the month's roll-up rows left with no day (only a rebuild can leave a key without days). */
@@ -97,14 +97,14 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
   await lockMonth(db, kind, month);
   await db(LIST_AGGREGATES[kind].monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: month }).delete();
   const keys = monthKeysOf(kind).join(', ');
-  const [result] = await db.raw(
+  const result = await execute(db, 
     `INSERT INTO ${LIST_AGGREGATES[kind].monthly} (${[...columnsOf(kind), ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
      SELECT agrt_gb_cd, ?, site_no, ${keys}, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
      FROM ${LIST_AGGREGATES[kind].daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
      GROUP BY agrt_gb_cd, site_no, ${keys}`,
     [month, ...AGRT_GBS, month, `${addMonths(month.slice(0, 7), 1)}-01`],
   );
-  return (result as { affectedRows: number }).affectedRows;
+  return result.affectedRows;
 }
 
 export type MonthTotals = Totals & { day_cnt: number };

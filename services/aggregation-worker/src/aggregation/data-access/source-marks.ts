@@ -1,4 +1,5 @@
-import type { Db, Source, TimeRange, TouchedBucket } from '../model.ts';
+import type { Db } from '@bo/db';
+import type { Source, TimeRange, TouchedBucket } from '../model.ts';
 
 /**
  * Row numbers of the sources (`ord_stat_evt.evt_no`, `goods_inflow_log.log_no`): what a build

@@ -90,7 +90,7 @@ export function verify(a: NameAnalysis, proposal: AiAutoFillModelOutput, masters
     schPsbYn: 'Y',
   };
   if (accepted) Object.assign(out, categoryFields(accepted.stdCtgNo, a, out, masters));
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as AiGoodsAutoFillResponse;
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
 
 /** Everything that follows from the accepted category: MD, notice items, certification, size guide, attributes. */

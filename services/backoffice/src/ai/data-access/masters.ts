@@ -77,5 +77,5 @@ export async function loadMasterRows(knex: Knex, options: { goodsPerLeaf: number
       .select({ grpCd: 'grp_cd', cd: 'cd', cdNm: 'cd_nm' }),
     samplesRead,
   ]);
-  return { brands, aliases, categories, attributes, noticeItems, mds, codes, goodsSamples } as MasterRows;
+  return { brands, aliases, categories, attributes, noticeItems, mds, codes, goodsSamples };
 }

@@ -35,7 +35,7 @@ export function noisyGoodsNames(goods: readonly EvalGoods[], catalog: Catalog, s
     const brand = g.brandNo ? brandOf.get(g.brandNo) : undefined;
     // The brand stays one unit (it may be several words) when words are dropped or moved.
     const hasBrand = !!brand && g.goodsNm.startsWith(`${brand.brand_nm} `);
-    let rest = hasBrand ? g.goodsNm.slice(brand!.brand_nm.length + 1) : g.goodsNm;
+    let rest = hasBrand ? g.goodsNm.slice(brand.brand_nm.length + 1) : g.goodsNm;
     const leafRoll = r.next();
     let leafWord = leaf.leafName;
     if (leafRoll < 0.15) {
@@ -59,7 +59,7 @@ export function noisyGoodsNames(goods: readonly EvalGoods[], catalog: Catalog, s
       words.push(r.pick(VARIANT_WORDS));
       noise.push('variant-word');
     }
-    if (hasBrand) words.unshift(brandSpelling(brand!.brand_nm, brand!.brand_eng_nm, aliasesOf.get(brand!.brand_no) ?? [], r, noise));
+    if (hasBrand) words.unshift(brandSpelling(brand.brand_nm, brand.brand_eng_nm, aliasesOf.get(brand.brand_no) ?? [], r, noise));
     if (r.chance(0.15) && words.length > 2) {
       // The last word (mostly a variant) ahead of the brand, as in `블랙 나이키 …`.
       words.unshift(words.pop()!);

@@ -77,7 +77,11 @@ export async function builtPeriodDays(knex: Knex, range: DayRange): Promise<Set<
 function whereInRanges(q: Knex.QueryBuilder, column: string, ranges: readonly DayRange[], time: boolean): void {
   const at = (day: string) => (time ? `${day} 00:00:00` : day);
   q.where((any) => {
-    for (const r of ranges) any.orWhere((one) => one.where(column, '>=', at(r.fromDay)).andWhere(column, '<', at(r.toDay)));
+    for (const r of ranges) {
+      any.orWhere((one) => {
+        one.where(column, '>=', at(r.fromDay)).andWhere(column, '<', at(r.toDay));
+      });
+    }
   });
 }
 
