@@ -1,4 +1,4 @@
-import { bearer } from '@bo/service-kit/testing';
+import { bearer } from '@bo/testing';
 import { spawnService, freePort, type ChildService } from './infra/child-service.ts';
 import { databaseUrl } from './infra/databases.ts';
 import type { BenchOptions } from './options.ts';

@@ -1,7 +1,7 @@
 import { AI_DESC_OPTIONS, DEMO_CODES, WORK_GROUPS } from '@bo/contracts';
 import { expect } from 'chai';
 import { boSourceMigrations, buildMasters, insertMasters, type Masters } from '../src/index.ts';
-import { createTestDatabase } from '../src/testing/index.ts';
+import { createTestDatabase } from '@bo/testing';
 
 describe('buildMasters', () => {
   const m: Masters = buildMasters(42);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '../src/index.ts';
 import { openSink, tsv, type LoadMethod } from '../src/generator/row-sink.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.ts';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 
 /** Text that breaks naive TSV or SQL quoting. */
 const TRICKY = [

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { addDays, boSourceMigrations, memberBaseMigrations, platformNow } from '../src/index.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.ts';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 
 const packageDir = join(import.meta.dirname, '..');
 const TIME_ZONE = 'Asia/Seoul';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 import { captureLogs } from './support/log-capture.ts';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
 

@@ -2,9 +2,18 @@ import { expect } from 'chai';
 import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import type { Express } from 'express';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  bearer,
+  handMadeJwt,
+  hs256,
+  nowSeconds,
+  rs256,
+  rsaKeyPair,
+  TEST_JWT_SECRET,
+} from '@bo/testing';
 import { bearerAuth } from '../src/index.ts';
-import { bearer, handMadeJwt, hs256, nowSeconds, rs256, rsaKeyPair, TEST_JWT_SECRET } from '../src/testing/index.ts';
 import { captureLogs, type CapturedLogs } from './support/log-capture.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 import { backofficeApp } from './support/real-apps.ts';

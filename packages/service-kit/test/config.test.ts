@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { loadBackofficeConfig } from '@bo/backoffice';
 import { loadMemberConfig } from '@bo/member';
 import { ConfigError } from '../src/index.ts';
-import { rsaKeyPair } from '../src/testing/index.ts';
+import { rsaKeyPair } from '@bo/testing';
 
 const SECRET = 'config-test-secret-0123456789';
 const keys = rsaKeyPair();

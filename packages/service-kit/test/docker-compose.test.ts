@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import { createKnex } from '@bo/db';
-import { TEST_SERVER_URL } from '@bo/db/testing';
+import { TEST_SERVER_URL } from '@bo/testing';
 import { backofficeConfigSchema, loadBackofficeConfig } from '../../../services/backoffice/src/config.ts';
 import { loadMemberConfig, memberConfigSchema } from '../../../services/member/src/config.ts';
 import { loadWorkerConfig, workerConfigSchema } from '../../../services/aggregation-worker/src/config.ts';

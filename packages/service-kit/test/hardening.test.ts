@@ -6,13 +6,12 @@ import type { Express } from 'express';
 import { chromium, type Browser } from 'playwright-core';
 import { findOperation } from '@bo/contracts';
 import { createKnex, type Knex } from '@bo/db';
-import { TEST_SERVER_URL } from '@bo/db/testing';
+import { TEST_SERVER_URL, TEST_JWT_SECRET } from '@bo/testing';
 import { ConfigError, mountOperation, startHttpServer, type RunningServer } from '../src/index.ts';
 import { captureLogs } from './support/log-capture.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
 import { loadBackofficeConfig } from '@bo/backoffice';
-import { TEST_JWT_SECRET } from '../src/testing/index.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const UI_ORIGIN = 'https://bo-ui.example.com';

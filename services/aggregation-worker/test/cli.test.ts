@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AGGREGATE_KINDS } from '@bo/contracts';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 import { aggregateMigrations } from '../src/migrations/index.ts';
 import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, storedRows } from './helpers/expected.ts';

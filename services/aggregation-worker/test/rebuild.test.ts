@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 import { aggregateMigrations } from '../src/migrations/index.ts';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase, testLogger } from '@bo/testing';
 import { aggregateMigrations } from '../src/migrations/index.ts';
 import { registerSchedules, type ScheduleSettings } from '../src/queue/schedules.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
 import { createQueues } from '../src/queue/queues.ts';
 import { createRedis } from '@bo/service-kit';
-import { testLogger } from '@bo/service-kit/testing';
 import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
 import { expectedDaily, storedRows } from './helpers/expected.ts';
 import { createTestQueues, REDIS_URL, startTestWorkers, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';

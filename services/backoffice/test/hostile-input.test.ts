@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DAILY_KINDS, operationsOf } from '@bo/contracts';
 import { addDays, boSourceMigrations, seedDatabases } from '@bo/db';
-import { createTestDatabase, tableChecksums, type TestDatabase } from '@bo/db/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
-import { rebuildAggregate } from '@bo/aggregation-worker';
-import { startHttpServer, type RunningServer } from '@bo/service-kit';
 import {
+  createTestDatabase,
+  tableChecksums,
+  type TestDatabase,
   ADMIN,
   answerOutcome,
   answerProblems,
@@ -20,7 +19,10 @@ import {
   TEST_JWT_SECRET,
   testLogger,
   type SampleRequest,
-} from '@bo/service-kit/testing';
+} from '@bo/testing';
+import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
+import { rebuildAggregate } from '@bo/aggregation-worker';
+import { startHttpServer, type RunningServer } from '@bo/service-kit';
 import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig } from '../src/index.ts';
 
 const { numRuns, seed } = hostileRunSettings(60);

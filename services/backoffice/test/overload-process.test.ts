@@ -2,10 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import request from 'supertest';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, holdTables, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, holdTables, type TestDatabase, ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { freePort } from '@bo/aggregation-worker/testing';
-import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
 
 const AUTH = bearer(ADMIN);
 // Three days, no whole month: the list reads the daily aggregate only.

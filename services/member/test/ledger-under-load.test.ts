@@ -3,7 +3,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { createRandom, type Random } from '@bo/db';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { arrangeStaff, CHANGE_PATH, createMemberDatabase, listening, memberApp, STATUS_PATH, type HistoryRecord, type MemberApp } from './support.ts';
 

@@ -3,7 +3,7 @@ import { boSourceMigrations, createKnex, ensureDatabase, memberBaseMigrations, m
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
 import { memberServiceMigrations } from '@bo/member/migrations';
-import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
+import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
 import { startPrivateMariaDb, type PrivateMariaDb } from './support/private-servers.ts';
 import { startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import {
   buildJobId,

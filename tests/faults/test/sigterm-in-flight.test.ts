@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { boSourceMigrations, memberBaseMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase, holdTables, type TableHold, ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
 import { memberServiceMigrations } from '@bo/member/migrations';
-import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
 import { connectError, startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 
 /**

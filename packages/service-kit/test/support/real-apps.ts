@@ -3,7 +3,7 @@ import { createBackofficeApp, loadBackofficeConfig } from '@bo/backoffice';
 import { createMemberApp, loadMemberConfig } from '@bo/member';
 import type { Knex } from '@bo/db';
 import type { Logger } from '../../src/index.ts';
-import { TEST_JWT_SECRET } from '../../src/testing/index.ts';
+import { TEST_JWT_SECRET } from '@bo/testing';
 
 /** The real back-office app from its own config loader; HS256 with the test secret unless told otherwise. */
 export function backofficeApp(knex: Knex, logger: Logger, env: NodeJS.ProcessEnv = { JWT_SECRET: TEST_JWT_SECRET }): Express {

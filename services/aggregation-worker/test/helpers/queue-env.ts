@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Knex } from '@bo/db';
 import { createLogger, createRedis, type Logger } from '@bo/service-kit';
-import { testLogger } from '@bo/service-kit/testing';
+import { testLogger } from '@bo/testing';
 import { createQueues, type Queues } from '../../src/queue/queues.ts';
 import { startWorkers } from '../../src/queue/workers.ts';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 import { loadBackofficeConfig } from '../../src/index.ts';
 import { EVAL_TARGETS, evaluateAutoFill, type EvalReport, type SetReport } from '../../src/ai/eval/evaluate.ts';
 import { ADMIN_AUTH, aiApp, BO } from './helpers/ai-fixtures.ts';

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import * as XLSX from 'xlsx';
 import { createRandom } from '@bo/db';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, BO, binary, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
 
 const GOODS_EXCEL = `${BO}/v1/statistics/goodsStatus/downloadGoodsStatusExcel`;

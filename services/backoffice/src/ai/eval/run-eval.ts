@@ -1,5 +1,5 @@
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase } from '@bo/db/testing';
+import { createTestDatabase } from '@bo/testing';
 import { loadBackofficeConfig } from '../../config.ts';
 import { evaluateAutoFill, pct, targetsMissed, type SetReport } from './evaluate.ts';
 

@@ -1,4 +1,4 @@
-import type { Knex } from '../connection.ts';
+import type { Knex } from '@bo/db';
 
 export interface TableHold {
   /** The statements of other connections waiting for the held tables right now. */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createKnex, dropDatabase, ensureDatabase, withDatabase, type Knex } from '../connection.ts';
-import { migrateLatest, type Migration } from '../migrate.ts';
+import { createKnex, dropDatabase, ensureDatabase, migrateLatest, withDatabase, type Knex, type Migration } from '@bo/db';
 
 /** Where tests create their databases; never the default `bo`/`member`. */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/';
@@ -44,4 +43,3 @@ export async function tableChecksums(knex: Knex): Promise<Record<string, string>
   const [rows] = (await knex.raw(`CHECKSUM TABLE ${names.map((n) => `\`${n}\``).join(', ')}`)) as [{ Table: string; Checksum: number | string | null }[]];
   return Object.fromEntries(rows.map((r) => [r.Table.slice(r.Table.indexOf('.') + 1), String(r.Checksum)]));
 }
-export { holdTables, type TableHold } from './table-hold.ts';
