@@ -12,3 +12,16 @@ export { hostileRequest, hostileRunSettings } from './hostile-input/hostile-requ
 export { prototypeChanges, prototypeSnapshot, type PrototypeSnapshot } from './hostile-input/prototype-pollution.ts';
 export type { HostileOptions, HostileRequest, SampleRequest } from './hostile-input/sample-request.ts';
 export { sendRaw, type RawAnswer } from './hostile-input/send-raw.ts';
+export { exitOf, freePort } from './child-process.ts';
+export { waitFor, waitForJobs } from './wait-for.ts';
+export { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './aggregates/source-data.ts';
+export { expectedDaily, expectedInflow, storedRows, type AggRow, type DailyKindName } from './aggregates/expected-daily.ts';
+export {
+  expectedInflowRollups,
+  expectedPeriod,
+  monthsOf,
+  storedInflowRollups,
+  storedMonths,
+  storedPeriod,
+  type FiledAs,
+} from './aggregates/expected-period.ts';

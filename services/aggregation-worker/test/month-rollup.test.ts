@@ -1,11 +1,19 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type EvtRow,
+  type SourceData,
+  expectedDaily,
+  type AggRow,
+  type DailyKindName,
+} from '@bo/testing';
 import { aggregateMigrations } from '../src/migrations/index.ts';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { reconcileMonths } from '../src/aggregation/month-rollup.ts';
-import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, type AggRow, type DailyKindName } from './helpers/expected.ts';
 
 const DAYS = ['2026-04-28', '2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
 const MONTHS = ['2026-04-01', '2026-05-01'];

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/testing';
-import { aggregateMigrations } from '../src/migrations/index.ts';
-import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
-import { reconcileDays } from '../src/aggregation/reconcile.ts';
-import { replacePeriodDay } from '../src/aggregation/period-repository.ts';
-import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
 import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type EvtRow,
+  type SourceData,
   expectedInflowRollups,
   expectedPeriod,
   monthsOf,
@@ -14,7 +14,11 @@ import {
   storedMonths,
   storedPeriod,
   type FiledAs,
-} from './helpers/expected-period.ts';
+} from '@bo/testing';
+import { aggregateMigrations } from '../src/migrations/index.ts';
+import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
+import { reconcileDays } from '../src/aggregation/reconcile.ts';
+import { replacePeriodDay } from '../src/aggregation/period-repository.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
 

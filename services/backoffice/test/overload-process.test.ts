@@ -2,9 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import request from 'supertest';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, holdTables, type TestDatabase, ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
+import { createTestDatabase, holdTables, type TestDatabase, ADMIN, bearer, TEST_JWT_SECRET, freePort } from '@bo/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
-import { freePort } from '@bo/aggregation-worker/testing';
 
 const AUTH = bearer(ADMIN);
 // Three days, no whole month: the list reads the daily aggregate only.

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { boSourceMigrations, createKnex, ensureDatabase, memberBaseMigrations, migrateLatest, withDatabase, type Migration } from '@bo/db';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
-import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
+import { generateSourceData, insertSourceData, waitFor, ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
 import { memberServiceMigrations } from '@bo/member/migrations';
-import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
 import { startPrivateMariaDb, type PrivateMariaDb } from './support/private-servers.ts';
 import { startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 

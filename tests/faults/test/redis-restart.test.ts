@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/testing';
-import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import {
-  buildJobId,
-  createQueues,
-  enqueueBuilds,
+  createTestDatabase,
+  type TestDatabase,
+  holdTables,
+  type TableHold,
   expectedDaily,
   generateSourceData,
   insertSourceData,
@@ -13,8 +12,9 @@ import {
   waitFor,
   waitForJobs,
   type DailyKindName,
-  type Queues,
-} from '@bo/aggregation-worker/testing';
+} from '@bo/testing';
+import { buildJobId, createQueues, enqueueBuilds, type Queues } from '@bo/aggregation-worker';
+import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { createLogger, createRedis } from '@bo/service-kit';
 import { startPrivateRedis, type PrivateRedis } from './support/private-servers.ts';
 import { startService, type ServiceProcess } from './support/service-process.ts';

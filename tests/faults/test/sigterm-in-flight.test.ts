@@ -1,8 +1,18 @@
 import { expect } from 'chai';
 import { boSourceMigrations, memberBaseMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase, holdTables, type TableHold, ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  holdTables,
+  type TableHold,
+  ADMIN,
+  bearer,
+  TEST_JWT_SECRET,
+  generateSourceData,
+  insertSourceData,
+  waitFor,
+} from '@bo/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
-import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
 import { memberServiceMigrations } from '@bo/member/migrations';
 import { connectError, startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { exitOf, freePort } from '@bo/aggregation-worker/testing';
+import { exitOf, freePort } from '@bo/testing';
 
 /**
  * The real service processes, started as `pnpm start` starts them (`node --import tsx

@@ -9,7 +9,7 @@ import type { SourceData } from './source-data.ts';
 export type DailyKindName = 'category' | 'payway' | 'goods' | 'entr';
 export type AggRow = Record<string, string | number>;
 
-export const TABLE_OF: Record<DailyKindName | 'inflow', string> = {
+const TABLE_OF: Record<DailyKindName | 'inflow', string> = {
   category: 'agg_ctg_daily',
   payway: 'agg_payway_daily',
   goods: 'agg_goods_daily',

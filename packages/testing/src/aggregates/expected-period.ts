@@ -1,5 +1,5 @@
 import type { Knex } from '@bo/db';
-import type { AggRow } from './expected.ts';
+import type { AggRow } from './expected-daily.ts';
 import type { EvtRow, GoodsRow, SourceData } from './source-data.ts';
 
 /**
