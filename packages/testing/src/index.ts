@@ -25,3 +25,5 @@ export {
   storedPeriod,
   type FiledAs,
 } from './aggregates/expected-period.ts';
+export { startPrivateMariaDb, startPrivateRedis, type PrivateMariaDb, type PrivateRedis, type PrivateServer } from './private-servers.ts';
+export { connectError, startService, timedRequest, type Answer, type ServiceName, type ServiceProcess } from './service-process.ts';

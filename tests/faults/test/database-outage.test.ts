@@ -1,10 +1,21 @@
 import { expect } from 'chai';
 import { boSourceMigrations, createKnex, ensureDatabase, memberBaseMigrations, migrateLatest, withDatabase, type Migration } from '@bo/db';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
-import { generateSourceData, insertSourceData, waitFor, ADMIN, bearer, TEST_JWT_SECRET } from '@bo/testing';
+import {
+  generateSourceData,
+  insertSourceData,
+  waitFor,
+  ADMIN,
+  bearer,
+  TEST_JWT_SECRET,
+  startPrivateMariaDb,
+  type PrivateMariaDb,
+  startService,
+  timedRequest,
+  type Answer,
+  type ServiceProcess,
+} from '@bo/testing';
 import { memberServiceMigrations } from '@bo/member/migrations';
-import { startPrivateMariaDb, type PrivateMariaDb } from './support/private-servers.ts';
-import { startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 
 /**
  * The database goes away for 10 s while both services take requests. Readiness must say so,

@@ -12,12 +12,14 @@ import {
   waitFor,
   waitForJobs,
   type DailyKindName,
+  startPrivateRedis,
+  type PrivateRedis,
+  startService,
+  type ServiceProcess,
 } from '@bo/testing';
 import { buildJobId, createQueues, enqueueBuilds, type Queues } from '@bo/aggregation-worker';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { createLogger, createRedis } from '@bo/service-kit';
-import { startPrivateRedis, type PrivateRedis } from './support/private-servers.ts';
-import { startService, type ServiceProcess } from './support/service-process.ts';
 
 /**
  * BullMQ jobs live only in Redis. With the queue's production setting (AOF, fsync always, as in

@@ -11,10 +11,14 @@ import {
   generateSourceData,
   insertSourceData,
   waitFor,
+  connectError,
+  startService,
+  timedRequest,
+  type Answer,
+  type ServiceProcess,
 } from '@bo/testing';
 import { aggregateMigrations } from '@bo/aggregation-worker/migrations';
 import { memberServiceMigrations } from '@bo/member/migrations';
-import { connectError, startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 
 /**
  * A deploy sends SIGTERM while requests are being answered. Every request here is held inside

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { exitOf, freePort } from '@bo/testing';
+import { exitOf, freePort } from './child-process.ts';
 
 /**
  * The real service processes, started as `pnpm start` starts them (`node --import tsx
@@ -9,7 +9,7 @@ import { exitOf, freePort } from '@bo/testing';
  * the real pools, the real shutdown handler, the real process exit.
  */
 
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export type ServiceName = 'backoffice' | 'member' | 'aggregation-worker';
 

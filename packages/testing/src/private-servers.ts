@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { exitOf, freePort } from '@bo/testing';
+import { exitOf, freePort } from './child-process.ts';
 
 /**
  * MariaDB and Redis servers of one test file: own data directory, own port. The shared servers
