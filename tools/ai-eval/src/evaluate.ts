@@ -1,11 +1,15 @@
 import type { Knex } from '@bo/db';
 import { buildCatalog, DEMO_SIZE, seedDatabases } from '@bo/db';
-import { autoFill, type AutoFillContext } from '../autofill/auto-fill.ts';
-import type { CategoryThresholds } from '../autofill/category-classifier.ts';
-import { buildMasterIndex } from '../autofill/master-index.ts';
-import { AiRunner } from '../provider/ai-runner.ts';
-import { OfflineProvider } from '../provider/offline-provider.ts';
-import { loadMasterRows, type MasterRows } from '../repository.ts';
+import {
+  AiRunner,
+  autoFill,
+  buildMasterIndex,
+  loadMasterRows,
+  OfflineProvider,
+  type AutoFillContext,
+  type CategoryThresholds,
+  type MasterRows,
+} from '@bo/backoffice/ai-eval-api';
 import { noisyGoodsNames, type EvalGoods } from './goods-names.ts';
 import { createRandom } from '@bo/db';
 import { labelledNames, type LabelledName } from './labelled-names.ts';

@@ -1,12 +1,12 @@
 import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase } from '@bo/testing';
-import { loadBackofficeConfig } from '../../config.ts';
+import { loadBackofficeConfig } from '@bo/backoffice/ai-eval-api';
 import { evaluateAutoFill, pct, targetsMissed, type SetReport } from './evaluate.ts';
 
 /**
- * `pnpm --filter @bo/backoffice ai:eval [--size N] [--goods N] [--seed S] [--misses]`: scores
- * the offline auto-fill on two labelled sets (names built from the leaf names; the demo goods'
- * own names, held out of the goods index), in a temporary database that is dropped afterwards.
+ * `pnpm ai:eval -- [--size N] [--goods N] [--seed S] [--misses]`: scores the offline auto-fill
+ * on two labelled sets (names built from the leaf names; the demo goods' own names, held out of
+ * the goods index), in a temporary database that is dropped afterwards.
  * Exits 1 when a target of the AI issue is missed on either set.
  */
 const arg = (name: string, fallback: number): number => {

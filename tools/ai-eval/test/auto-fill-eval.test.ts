@@ -1,12 +1,16 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/testing';
-import { loadBackofficeConfig } from '../../src/index.ts';
-import { EVAL_TARGETS, evaluateAutoFill, type EvalReport, type SetReport } from '../../src/ai/eval/evaluate.ts';
-import { ADMIN_AUTH, aiApp, BO } from './helpers/ai-fixtures.ts';
+import { ADMIN, bearer, createTestDatabase, TEST_JWT_SECRET, testLogger, type TestDatabase } from '@bo/testing';
+import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig } from '@bo/backoffice/ai-eval-api';
+import { EVAL_TARGETS, evaluateAutoFill, type EvalReport, type SetReport } from '../src/evaluate.ts';
 
-const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;
+const AUTO_FILL = `${BO_PREFIX}/v2/goods/ai/getAiGoodsAutoFill`;
+const ADMIN_AUTH = bearer(ADMIN);
+
+/** The back-office app on the evaluated database (a fresh one has a fresh masters cache). */
+const aiApp = (db: TestDatabase) =>
+  createBackofficeApp({ config: loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET }), logger: testLogger(), knex: db.knex });
 
 interface Candidate {
   stdCtgNo: string;
