@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DAILY_KINDS, operationsOf } from '@bo/contracts';
-import { addDays, boSourceMigrations, seedDatabases } from '@bo/db';
+import { addDays, boSourceMigrations } from '@bo/db';
+import { seedDatabases } from '@bo/data-generator';
 import {
   createTestDatabase,
   tableChecksums,

@@ -1,5 +1,5 @@
 import type { Knex } from '@bo/db';
-import { buildCatalog, DEMO_SIZE, seedDatabases } from '@bo/db';
+import { buildCatalog, createRandom, DEMO_SIZE, seedDatabases } from '@bo/data-generator';
 import {
   AiRunner,
   autoFill,
@@ -11,7 +11,6 @@ import {
   type MasterRows,
 } from '@bo/backoffice/ai-eval-api';
 import { noisyGoodsNames, type EvalGoods } from './goods-names.ts';
-import { createRandom } from '@bo/db';
 import { labelledNames, type LabelledName } from './labelled-names.ts';
 
 export interface EvalOptions {

@@ -1,5 +1,4 @@
-import type { Catalog } from '@bo/db';
-import { createRandom } from '@bo/db';
+import { createRandom, type Catalog } from '@bo/data-generator';
 import { brandSpelling, DECORATIONS, jamoTypo, splitSpace, type LabelledName } from './labelled-names.ts';
 
 /** An existing goods item of the evaluation database, its name as the generator built it. */

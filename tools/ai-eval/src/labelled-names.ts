@@ -1,5 +1,5 @@
 import { disassemble, assemble } from 'es-hangul';
-import { createRandom, type Catalog, type Random } from '@bo/db';
+import { createRandom, type Catalog, type Random } from '@bo/data-generator';
 
 /** A product name as a seller might type it, with the brand and leaf category it really has. */
 export interface LabelledName {

@@ -1,4 +1,5 @@
-import { addDays, createRandom, type Knex, type Random } from '@bo/db';
+import { addDays, type Knex } from '@bo/db';
+import { createRandom, type Random } from '@bo/data-generator';
 
 
 export interface GoodsRow {

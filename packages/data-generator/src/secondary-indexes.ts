@@ -1,4 +1,4 @@
-import type { Knex } from '../connection.ts';
+import type { Knex } from '@bo/db';
 
 interface IndexColumn {
   INDEX_NAME: string;

@@ -1,5 +1,5 @@
 import { DEMO_CODES } from '@bo/contracts';
-import { addDays } from '../platform-time.ts';
+import { addDays } from '@bo/db';
 import type { GeneratedGoods } from './goods.ts';
 import { SITES } from './masters.ts';
 import { memberNumber } from './members.ts';

@@ -4,9 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { redact } from '../connection.ts';
-import { seedDatabases, type SeedOptions } from '../generator/seed-databases.ts';
-import { DEMO_SIZE } from '../generator/seed-demo.ts';
+import { redact } from '@bo/db';
+import { seedDatabases, type SeedOptions } from '../seed-databases.ts';
+import { DEMO_SIZE } from '../seed-demo.ts';
 
 const HELP = `Usage: pnpm db:seed -- [options]
 

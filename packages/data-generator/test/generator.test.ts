@@ -1,7 +1,8 @@
 import { DEMO_CODES } from '@bo/contracts';
 import { expect } from 'chai';
-import { addDays, boSourceMigrations, BO_SOURCE_TABLES, memberBaseMigrations, MEMBER_TABLES, seedDatabases, type Knex, type SeedOptions } from '../src/index.ts';
+import { addDays, boSourceMigrations, memberBaseMigrations, type Knex } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/testing';
+import { BO_SOURCE_TABLES, MEMBER_TABLES, seedDatabases, type SeedOptions } from '../src/index.ts';
 
 /** A demo-shaped set small enough for a test: 40 days over two month ends. */
 const SIZE = { seed: 7, days: 40, goods: 120, events: 6000, endDate: '2025-03-10' } as const;

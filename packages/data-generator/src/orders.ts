@@ -1,5 +1,5 @@
 import { DEMO_CODES } from '@bo/contracts';
-import { addDays, compactDay } from '../platform-time.ts';
+import { addDays, compactDay } from '@bo/db';
 import type { GeneratedGoods } from './goods.ts';
 import { memberNumber } from './members.ts';
 import { EVENTS_PER_ORDER, lastSecondOfLastDay, type Plan } from './plan.ts';

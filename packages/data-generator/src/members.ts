@@ -1,4 +1,4 @@
-import { addDays } from '../platform-time.ts';
+import { addDays } from '@bo/db';
 import { KOREAN_GIVEN_NAMES, KOREAN_SURNAMES } from './brand-catalog.ts';
 import { lastSecondOfLastDay, type Plan } from './plan.ts';
 import { createRandom } from './random.ts';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { addDays, boSourceMigrations, memberBaseMigrations, platformNow } from '../src/index.ts';
+import { addDays, boSourceMigrations, memberBaseMigrations, platformNow } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/testing';
 
 const packageDir = join(import.meta.dirname, '..');

@@ -1,5 +1,5 @@
 import { AI_DESC_OPTIONS, CODE_GROUPS, DEMO_CODES, WORK_GROUPS } from '@bo/contracts';
-import type { Knex } from '../connection.ts';
+import type { Knex } from '@bo/db';
 import {
   INVENTED_SUFFIXES,
   INVENTED_WORDS,

@@ -1,7 +1,8 @@
 import { AI_DESC_OPTIONS, DEMO_CODES, WORK_GROUPS } from '@bo/contracts';
 import { expect } from 'chai';
-import { boSourceMigrations, buildMasters, insertMasters, type Masters } from '../src/index.ts';
+import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase } from '@bo/testing';
+import { buildMasters, insertMasters, type Masters } from '../src/index.ts';
 
 describe('buildMasters', () => {
   const m: Masters = buildMasters(42);

@@ -1,4 +1,4 @@
-import { addDays, daysBetween } from '../platform-time.ts';
+import { addDays, daysBetween } from '@bo/db';
 
 /** The period and sizes of one generated data set, resolved from the options. */
 export interface Plan {

@@ -1,5 +1,4 @@
-import { createKnex, redact, type Knex } from '../connection.ts';
-import { platformNow, platformToday } from '../platform-time.ts';
+import { createKnex, platformNow, platformToday, redact, type Knex } from '@bo/db';
 import { buildDisplay } from './display.ts';
 import { DOC_PAGE_COLUMNS, generateDocPages } from './doc-pages.ts';
 import { generateQuestions, generateRestockRequests, generateReviews, QNA_COLUMNS, RESTOCK_COLUMNS, REVIEW_COLUMNS } from './engagement.ts';

@@ -1,7 +1,7 @@
+import { addDays } from '@bo/db';
 import type { AttributeDef } from './category-tree.ts';
 import { PROFILE_TRAITS } from './goods-traits.ts';
 import type { BrandInfo, Catalog, LeafInfo } from './masters.ts';
-import { addDays } from '../platform-time.ts';
 import type { Random } from './random.ts';
 import { hms } from './time-of-day.ts';
 

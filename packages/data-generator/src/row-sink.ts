@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { Knex } from '../connection.ts';
+import type { Knex } from '@bo/db';
 
 /**
  * Where generated rows go. Rows arrive as TSV lines (the format of `LOAD DATA`: tab between

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { boSourceMigrations } from '../src/index.ts';
-import { openSink, tsv, type LoadMethod } from '../src/generator/row-sink.ts';
+import { boSourceMigrations } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/testing';
+import { openSink, tsv, type LoadMethod } from '../src/row-sink.ts';
 
 /** Text that breaks naive TSV or SQL quoting. */
 const TRICKY = [
