@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createTestDatabase, type TestDatabase } from '@bo/testing';
-import { captureLogs } from './support/log-capture.ts';
+import { createTestDatabase, type TestDatabase, captureLogs } from '@bo/testing';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
 
 /** Section 4 of the spec, typed out by hand: the documents must list exactly these. */

@@ -12,9 +12,10 @@ import {
   rs256,
   rsaKeyPair,
   TEST_JWT_SECRET,
+  captureLogs,
+  type CapturedLogs,
 } from '@bo/testing';
 import { bearerAuth } from '../src/index.ts';
-import { captureLogs, type CapturedLogs } from './support/log-capture.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 import { backofficeApp } from './support/real-apps.ts';
 

@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Express } from 'express';
 import { boSourceMigrations, memberBaseMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase, ADMIN, bearer, testLogger } from '@bo/testing';
+import { createTestDatabase, type TestDatabase, ADMIN, bearer, testLogger, freePort } from '@bo/testing';
 import { memberServiceMigrations } from '@bo/member/migrations';
-import { closedPort } from './support/closed-port.ts';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
 import { readRepoFile } from './support/repo-files.ts';
 
@@ -117,7 +116,7 @@ interface Gateway {
 /** infra/gateway/nginx.conf rendered for these upstream ports, checked with nginx -t, and run until it answers. */
 async function startGateway(upstreams: { backoffice: number; member: number; worker: number }): Promise<Gateway> {
   const nginx = findNginx();
-  const port = await closedPort();
+  const port = await freePort();
   const prefix = mkdtempSync(join(tmpdir(), 'gateway-test-'));
   // nginx workers run as an unprivileged user when the tests run as root.
   chmodSync(prefix, 0o755);
@@ -321,7 +320,7 @@ describe('gateway in front of the real services', () => {
     const memberEnv = { INTERNAL_CIDRS: '127.0.0.0/29', TRUSTED_PROXIES: '127.0.0.1/32' };
     services = await Promise.all([listen(backofficeApp(boDb.knex, testLogger('backoffice'))), listen(memberApp(memberDb.knex, testLogger('member'), memberEnv))]);
     memberPort = services[1]!.port;
-    gateway = await startGateway({ backoffice: services[0]!.port, member: memberPort, worker: await closedPort() });
+    gateway = await startGateway({ backoffice: services[0]!.port, member: memberPort, worker: await freePort() });
   });
   after(async () => {
     await gateway?.stop();

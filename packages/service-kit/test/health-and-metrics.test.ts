@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createKnex, type Knex } from '@bo/db';
-import { createTestDatabase, type TestDatabase, bearer } from '@bo/testing';
-import { captureLogs } from './support/log-capture.ts';
-import { closedPort } from './support/closed-port.ts';
+import { createTestDatabase, type TestDatabase, bearer, captureLogs, freePort } from '@bo/testing';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
 
 describe('health, readiness and metrics of the real services', () => {
@@ -14,7 +12,7 @@ describe('health, readiness and metrics of the real services', () => {
 
   before(async () => {
     [boDb, memberDb] = await Promise.all([createTestDatabase('kit_ready_bo', []), createTestDatabase('kit_ready_member', [])]);
-    downKnex = createKnex(`mysql://root@127.0.0.1:${await closedPort()}/bo`, { poolMax: 1 });
+    downKnex = createKnex(`mysql://root@127.0.0.1:${await freePort()}/bo`, { poolMax: 1 });
   });
   after(async () => {
     await Promise.all([boDb?.drop(), memberDb?.drop(), downKnex?.destroy()]);

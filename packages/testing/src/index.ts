@@ -4,6 +4,7 @@
  */
 export { ADMIN, bearer, handMadeJwt, hs256, nowSeconds, rs256, rsaKeyPair, TEST_JWT_SECRET, type TokenClaims } from './tokens.ts';
 export { testLogger } from './test-logger.ts';
+export { captureLogs, type CapturedLogs } from './log-capture.ts';
 export { createTestDatabase, tableChecksums, TEST_SERVER_URL, type TestDatabase } from './test-database.ts';
 export { holdTables, type TableHold } from './table-hold.ts';
 export { answerOutcome, answerProblems } from './hostile-input/answer-properties.ts';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import { createLogger, type Logger } from '../../src/index.ts';
+import { createLogger, type Logger } from '@bo/service-kit';
 
 export type LogLine = Record<string, unknown> & { level: string; message: string; requestId?: string };
 
