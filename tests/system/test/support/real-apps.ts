@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { createBackofficeApp, loadBackofficeConfig } from '@bo/backoffice';
 import { createMemberApp, loadMemberConfig } from '@bo/member';
 import type { Knex } from '@bo/db';
-import type { Logger } from '../../src/index.ts';
+import type { Logger } from '@bo/service-kit';
 import { TEST_JWT_SECRET } from '@bo/testing';
 
 /** The real back-office app from its own config loader; HS256 with the test secret unless told otherwise. */

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { loadBackofficeConfig } from '@bo/backoffice';
 import { loadMemberConfig } from '@bo/member';
-import { ConfigError } from '../src/index.ts';
+import { ConfigError } from '@bo/service-kit';
 import { rsaKeyPair } from '@bo/testing';
 
 const SECRET = 'config-test-secret-0123456789';

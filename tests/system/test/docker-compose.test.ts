@@ -6,7 +6,7 @@ import { TEST_SERVER_URL } from '@bo/testing';
 import { backofficeConfigSchema, loadBackofficeConfig } from '../../../services/backoffice/src/config.ts';
 import { loadMemberConfig, memberConfigSchema } from '../../../services/member/src/config.ts';
 import { loadWorkerConfig, workerConfigSchema } from '../../../services/aggregation-worker/src/config.ts';
-import { ConfigError } from '../src/index.ts';
+import { ConfigError } from '@bo/service-kit';
 import { interpolate, readCompose, readRepoFile, repoPath, type ComposeFile } from './support/repo-files.ts';
 
 /** The three processes: their compose service, folder, config and health path. */
