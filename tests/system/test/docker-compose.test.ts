@@ -133,8 +133,22 @@ describe('docker-compose.yml and infra/', () => {
     expect(redis.healthcheck!.test.join(' ')).to.contain('redis-cli ping');
   });
 
+  it('when the service Dockerfile is read, then it builds on node:20 with pinned pnpm and a frozen lockfile, and runs the start script of services/$SERVICE', () => {
+    const dockerfile = readRepoFile('infra/service.Dockerfile');
+    const pnpmVersion = rootPackage.packageManager.replace(/^pnpm@/, '');
+    expect(dockerfile).to.match(/^FROM node:20[-\w.]*$/m);
+    expect(dockerfile).to.contain(`npm install -g pnpm@${pnpmVersion}`);
+    expect(dockerfile).to.match(/pnpm install --frozen-lockfile/);
+    expect(dockerfile).to.match(/^ARG SERVICE$/m).and.match(/^ARG PORT$/m);
+    expect(dockerfile).to.contain('WORKDIR /app/services/${SERVICE}').and.contain('EXPOSE ${PORT}');
+    expect(dockerfile).to.match(/^CMD \["pnpm", "start"\]$/m);
+    expect(dockerfile, 'SIGTERM must reach the service through pnpm').to.contain('npm_config_script_shell=/bin/bash');
+    expect(readRepoFile('.dockerignore')).to.contain('**/node_modules');
+  });
+
   it('when migrate is read, then it runs the root db:migrate once, after mysql is healthy, against both databases', () => {
     const migrate = compose.services.migrate!;
+    expect(migrate.build).to.deep.equal(compose.services.backoffice!.build);
     expect(migrate.command).to.deep.equal(['pnpm', 'db:migrate']);
     expect(migrate.working_dir).to.equal('/app');
     expect(rootPackage.scripts['db:migrate']).to.be.a('string');
@@ -147,19 +161,12 @@ describe('docker-compose.yml and infra/', () => {
     describe(p.service, () => {
       const svc = compose.services[p.service]!;
 
-      it(`when its Dockerfile is read, then it builds on node:20 with pinned pnpm, a frozen lockfile, and runs the package's start script with tsx`, () => {
-        expect(svc.build).to.deep.equal({ context: '.', dockerfile: `${p.folder}/Dockerfile` });
-        const dockerfile = readRepoFile(`${p.folder}/Dockerfile`);
-        const pnpmVersion = rootPackage.packageManager.replace(/^pnpm@/, '');
-        expect(dockerfile).to.match(/^FROM node:20[-\w.]*$/m);
-        expect(dockerfile).to.contain(`npm install -g pnpm@${pnpmVersion}`);
-        expect(dockerfile).to.match(/pnpm install --frozen-lockfile/);
-        expect(dockerfile).to.contain(`WORKDIR /app/${p.folder}`);
-        expect(dockerfile).to.match(/^CMD \["pnpm", "start"\]$/m);
-        expect(dockerfile, 'SIGTERM must reach the service through pnpm').to.contain('npm_config_script_shell=/bin/bash');
+      it(`when its image is built, then the service Dockerfile gets its folder and its port as build arguments, and its start script runs tsx`, () => {
+        const port = environmentOf(compose, p.service, OPERATOR_ENV)[p.portVar];
+        expect(svc.build).to.deep.equal({ context: '.', dockerfile: 'infra/service.Dockerfile', args: { SERVICE: p.service, PORT: port } });
+        expect(`services/${svc.build!.args!.SERVICE}`).to.equal(p.folder);
         const pkg = JSON.parse(readRepoFile(`${p.folder}/package.json`)) as { scripts: Record<string, string> };
         expect(pkg.scripts.start).to.match(/^tsx /);
-        expect(readRepoFile(`${p.folder}/Dockerfile.dockerignore`)).to.contain('**/node_modules');
       });
 
       it('when it starts, then it waits for migrate to complete and for its stores to be healthy', () => {

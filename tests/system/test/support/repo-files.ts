@@ -9,7 +9,7 @@ export const readRepoFile = (relative: string): string => readFileSync(repoPath(
 
 export interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
   command?: string[];
   working_dir?: string;
   environment?: Record<string, string | number>;
