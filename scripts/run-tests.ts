@@ -26,7 +26,7 @@ const testFilesIn = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(isTestFile).map((f) => join(dir, f)) : [];
 
 /** Package folders (relative to the root) that have a mocha config and at least one test. */
-const allPackages = ['packages', 'services', 'tests']
+const allPackages = ['packages', 'services', 'tests', 'tools']
   .flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`))
   .concat(['bench'])
   .filter((dir) => existsSync(join(root, dir, '.mocharc.cjs')) && testFilesIn(join(root, dir, 'test')).length > 0)

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { addDays, createKnex, platformToday, redact } from '@bo/db';
-import { seedDemo } from '@bo/db';
+import { seedDemo } from '@bo/data-generator';
 import { databaseUrls, migrateAll } from './migrations.ts';
 import { devToken } from './dev-token.ts';
 

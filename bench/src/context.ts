@@ -1,5 +1,5 @@
-import { bearer } from '@bo/service-kit/testing';
-import { spawnService, freePort, type ChildService } from './infra/child-service.ts';
+import { bearer, freePort } from '@bo/testing';
+import { spawnService, type ChildService } from './infra/child-service.ts';
 import { databaseUrl } from './infra/databases.ts';
 import type { BenchOptions } from './options.ts';
 import { progressLine } from './report/render.ts';

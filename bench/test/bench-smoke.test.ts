@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { createKnex } from '@bo/db';
-import { TEST_SERVER_URL } from '@bo/db/testing';
+import { TEST_SERVER_URL } from '@bo/testing';
 import { SECTIONS } from '../src/options.ts';
 import { STAT_OPERATIONS } from '../src/rows/statistics-cases.ts';
 import type { BenchRow } from '../src/report/rows.ts';

@@ -1,4 +1,5 @@
 import { addDays, dropDatabase, platformToday, type Knex } from '@bo/db';
+import { seedDatabases, type SeedResult } from '@bo/data-generator';
 import { boMigrations, databaseUrl, openMigrated } from '../infra/databases.ts';
 import type { BenchOptions } from '../options.ts';
 import type { DatasetSize } from '../scales.ts';
@@ -6,33 +7,10 @@ import { datasetSpec, type DatasetInfo, type MainDataset, type Samples } from '.
 import { readMarker, writeMarker } from './marker.ts';
 import { syncSchema } from './schema-sync.ts';
 
-/** The generator's entry point as the benchmark calls it (looked up at run time: it may not have landed). */
-interface SeedCall {
-  boUrl: string;
-  seed: number;
-  days: number;
-  goods: number;
-  events: number;
-  endDate: string;
-  onProgress?: (p: { phase: string; message?: string; day?: number; days?: number; rows?: number }) => void;
-}
-interface SeedOutcome {
-  counts: Record<string, number>;
-  seconds: number;
-  method?: string;
-}
-export type SeedFn = (o: SeedCall) => Promise<SeedOutcome>;
-
-export async function loadGenerator(): Promise<SeedFn> {
-  const db = (await import('@bo/db')) as { seedDatabases?: SeedFn };
-  if (typeof db.seedDatabases !== 'function') throw new Error('@bo/db does not export the data generator (seedDatabases) yet');
-  return db.seedDatabases;
-}
-
 /** Run the generator with progress every ~15 s; the time is the generator's own. */
-export async function generate(seed: SeedFn, url: string, size: DatasetSize, seedNo: number, endDate: string, log: (l: string) => void): Promise<SeedOutcome> {
+export async function generate(url: string, size: DatasetSize, seedNo: number, endDate: string, log: (l: string) => void): Promise<SeedResult> {
   let last = Date.now();
-  return seed({
+  return seedDatabases({
     boUrl: url,
     seed: seedNo,
     days: size.days,
@@ -43,7 +21,7 @@ export async function generate(seed: SeedFn, url: string, size: DatasetSize, see
       if (p.phase === 'step') log(`    generator: ${p.message}`);
       else if (p.phase === 'activity' && Date.now() - last > 15_000) {
         last = Date.now();
-        log(`    generator: day ${p.day}/${p.days}, ${(p.rows ?? 0).toLocaleString('en-US')} rows`);
+        log(`    generator: day ${p.day}/${p.days}, ${p.rows.toLocaleString('en-US')} rows`);
       }
     },
   });
@@ -113,7 +91,6 @@ export async function prepareDataset(
       if (sync === 'aggregates-reset') delete info.aggregatedAt;
       log(`  data set ${name}: reusing ${info.rows.ord_stat_evt?.toLocaleString('en-US')} events, ${info.firstDay}..${info.lastDay}`);
     } else {
-      const seed = await loadGenerator();
       if (marker?.spec === spec && !options.regenerate) log(`  data set ${name}: its columns differ from the current migrations`);
       log(`  data set ${name}: generating ${size.events.toLocaleString('en-US')} events, ${size.goods.toLocaleString('en-US')} goods, ${size.days} days`);
       // A fresh database, so the tables are exactly what the current migrations make.
@@ -121,7 +98,7 @@ export async function prepareDataset(
       await dropDatabase(url);
       knex = await openMigrated(url, boMigrations, 10);
       const at = new Date().toISOString();
-      const out = await generate(seed, url, size, options.seed, endDate ?? addDays(platformToday('Asia/Seoul'), -1), log);
+      const out = await generate(url, size, options.seed, endDate ?? addDays(platformToday('Asia/Seoul'), -1), log);
       const rows = Object.values(out.counts).reduce((a, b) => a + b, 0);
       info = { ...(await dayBounds(knex)), rows: await tableCounts(knex), generation: { ms: out.seconds * 1000, rows, at } };
       await writeMarker(knex, spec, info);

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /**
@@ -32,17 +31,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function statusField(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { dropDatabase } from '@bo/db';
 import type { BenchContext } from '../context.ts';
 import { truncateAll } from '../dataset/marker.ts';
-import { generate, loadGenerator } from '../dataset/prepare.ts';
+import { generate } from '../dataset/prepare.ts';
 import { boMigrations, databaseUrl, extraDatabase, openMigrated } from '../infra/databases.ts';
 import { elapsedMs } from '../infra/percentiles.ts';
 import { createPool } from '../infra/sql-replay.ts';
-import { count, measuredRow, NotAvailable, round, seconds, times, type BenchRow } from '../report/rows.ts';
+import { count, measuredRow, round, seconds, times, type BenchRow } from '../report/rows.ts';
 import { SCALES, scaledDataset } from '../scales.ts';
 
 export const LOADING_TARGET = 'full set ≤ 5 min';
@@ -40,9 +40,6 @@ async function tablesWithRows(pool: ReturnType<typeof createPool>): Promise<{ ta
  * the same, emptied tables: what loading costs without generating.
  */
 export async function measureLoading(ctx: BenchContext): Promise<BenchRow[]> {
-  const seed = await loadGenerator().catch((err: Error) => {
-    throw new NotAvailable(err.message);
-  });
   const name = extraDatabase.loading(ctx.options);
   const url = databaseUrl(ctx.options, name);
   const size = scaledDataset(ctx.scale.dataset, Math.min(ctx.scale.dataset.events, SAMPLE_EVENTS));
@@ -54,7 +51,7 @@ export async function measureLoading(ctx: BenchContext): Promise<BenchRow[]> {
   try {
     await truncateAll(knex);
     ctx.log(`  loading: generator, ${count(size.events)} events sample into ${name}`);
-    const gen = await generate(seed, url, size, ctx.options.seed, '2025-12-31', ctx.log);
+    const gen = await generate(url, size, ctx.options.seed, '2025-12-31', ctx.log);
     const genRows = Object.values(gen.counts).reduce((a, b) => a + b, 0);
     const genMs = gen.seconds * 1000;
 

@@ -1,7 +1,8 @@
 import { platformNow, type Knex } from '@bo/db';
 import type { BenchContext } from '../context.ts';
 import { ensureStaff, planStaffOps, resetStaff, STAFF_START_REMAINING, type StaffOp } from '../dataset/staff-fixture.ts';
-import { freePort, spawnService } from '../infra/child-service.ts';
+import { freePort } from '@bo/testing';
+import { spawnService } from '../infra/child-service.ts';
 import { memberMigrations, openMigrated } from '../infra/databases.ts';
 import { runLoad, statusText } from '../infra/http-load.ts';
 import { elapsedMs, summarise } from '../infra/percentiles.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { migrateRollback } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 import {
   aggregateMigrations,
   boMigrations,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createKnex, isLockConflict, retryOnLockConflict, type Knex } from '../src/index.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.ts';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 
 /**
  * Two transactions that lock rows a and b in opposite order: the server picks one as the

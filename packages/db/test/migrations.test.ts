@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { boSourceMigrations, memberBaseMigrations, migrateLatest, migrateRollback, type Knex, type Migration } from '../src/index.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.ts';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 
 /**
  * Tables and columns as docs/data-model.md §2 and §5 name them (written out here, not read

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createKnex, type Knex } from '../src/index.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.ts';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
 
 /** Session settings a pool gives each connection it opens. */
 describe('createKnex session settings', () => {

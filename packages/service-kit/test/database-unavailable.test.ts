@@ -3,11 +3,9 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { findOperation } from '@bo/contracts';
 import { createKnex, type Knex } from '@bo/db';
-import { createTestDatabase, TEST_SERVER_URL, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, TEST_SERVER_URL, type TestDatabase, freePort, captureLogs, type CapturedLogs } from '@bo/testing';
 import { mountOperation } from '../src/index.ts';
-import { closedPort } from './support/closed-port.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
-import { captureLogs, type CapturedLogs } from './support/log-capture.ts';
 import { tcpRelay, type TcpRelay } from './support/tcp-relay.ts';
 
 const UNAVAILABLE = { code: '1503', message: 'The database is unavailable; try again shortly', httpStatus: 503, isProcess: false };
@@ -82,7 +80,7 @@ describe('database unreachable: connection failures answer 503 with Retry-After,
   });
 
   it('when nothing listens on the database port (ECONNREFUSED), then 900 with UNAVAILABLE (1503, httpStatus 503), Retry-After, and a warn line naming the cause', async () => {
-    const knex = pool(viaPort(db.url, await closedPort()));
+    const knex = pool(viaPort(db.url, await freePort()));
     const logs = captureLogs('kit-refused');
     const app = sleepingApp(() => knex, logs);
     expectUnavailable(await request(app).get(`${PREFIX}/report`).set('X-Request-Id', 'refused-1'), logs, 'refused-1', /ECONNREFUSED/);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { findOperation } from '@bo/contracts';
 import { AppError, mountOperation } from '../src/index.ts';
-import { captureLogs } from './support/log-capture.ts';
+import { captureLogs } from '@bo/testing';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 
 const logs = captureLogs('kit');

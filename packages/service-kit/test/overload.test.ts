@@ -3,9 +3,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { findOperation } from '@bo/contracts';
 import { createKnex, streamRows, type Knex } from '@bo/db';
-import { createTestDatabase, TEST_SERVER_URL, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, TEST_SERVER_URL, type TestDatabase, captureLogs } from '@bo/testing';
 import { mountOperation } from '../src/index.ts';
-import { captureLogs } from './support/log-capture.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 
 /** A promise with its resolve handle, to let a test decide when a held connection is given back. */

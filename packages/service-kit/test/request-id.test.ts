@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { AppError } from '../src/index.ts';
-import { captureLogs } from './support/log-capture.ts';
+import { captureLogs } from '@bo/testing';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,3 +1,5 @@
 export { rebuildAggregate, type RebuildResult } from './aggregation/rebuild.ts';
 export { findLateData, type LateData } from './aggregation/late-data.ts';
 export { reconcileDays, type Mismatch } from './aggregation/reconcile.ts';
+export { createQueues, type Queues } from './queue/queues.ts';
+export { buildJobId, enqueueBuilds } from './queue/build-jobs.ts';

@@ -1,11 +1,18 @@
 import { expect } from 'chai';
 import { AGGREGATE_KINDS } from '@bo/contracts';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type SourceData,
+  expectedDaily,
+  storedRows,
+  exitOf,
+} from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
-import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, storedRows } from './helpers/expected.ts';
 import { createTestQueues, REDIS_URL, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
-import { exitOf, spawnTs } from './helpers/child.ts';
+import { spawnTs } from './helpers/child.ts';
 
 describe('aggregate CLI', () => {
   let db: TestDatabase;

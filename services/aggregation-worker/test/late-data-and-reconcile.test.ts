@@ -1,12 +1,25 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type EvtRow,
+  type SourceData,
+  expectedDaily,
+  expectedInflow,
+  storedRows,
+  expectedInflowRollups,
+  expectedPeriod,
+  storedInflowRollups,
+  storedPeriod,
+  waitFor,
+  waitForJobs,
+} from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
-import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, expectedInflow, storedRows } from './helpers/expected.ts';
-import { expectedInflowRollups, expectedPeriod, storedInflowRollups, storedPeriod } from './helpers/expected-period.ts';
-import { capturingLogger, createTestQueues, startTestWorkers, waitFor, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';
+import { capturingLogger, createTestQueues, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01'];
 const DAILY = ['category', 'payway', 'goods', 'entr'] as const;

@@ -1,10 +1,18 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type EvtRow,
+  type SourceData,
+  expectedDaily,
+  type AggRow,
+  type DailyKindName,
+} from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { reconcileMonths } from '../src/aggregation/reconcile.ts';
-import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, type AggRow, type DailyKindName } from './helpers/expected.ts';
 
 const DAYS = ['2026-04-28', '2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
 const MONTHS = ['2026-04-01', '2026-05-01'];

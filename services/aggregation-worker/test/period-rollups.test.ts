@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { boMigrations } from '@bo/aggregates';
-import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
-import { reconcileDays } from '../src/aggregation/reconcile.ts';
-import { replacePeriodDay } from '../src/aggregation/data-access/period-rollups.ts';
-import { generateSourceData, insertSourceData, type EvtRow, type SourceData } from './helpers/source-data.ts';
 import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type EvtRow,
+  type SourceData,
   expectedInflowRollups,
   expectedPeriod,
   monthsOf,
@@ -13,7 +13,11 @@ import {
   storedMonths,
   storedPeriod,
   type FiledAs,
-} from './helpers/expected-period.ts';
+} from '@bo/testing';
+import { boMigrations } from '@bo/aggregates';
+import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
+import { reconcileDays } from '../src/aggregation/reconcile.ts';
+import { replacePeriodDay } from '../src/aggregation/data-access/period-rollups.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
 

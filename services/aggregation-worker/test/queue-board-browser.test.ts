@@ -1,13 +1,19 @@
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  testLogger,
+  generateSourceData,
+  insertSourceData,
+  type SourceData,
+  expectedDaily,
+  storedRows,
+} from '@bo/testing';
 import { startHttpServer, type RunningServer } from '@bo/service-kit';
-import { testLogger } from '@bo/service-kit/testing';
 import { boMigrations } from '@bo/aggregates';
 import { createWorkerApp } from '../src/app.ts';
-import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, storedRows } from './helpers/expected.ts';
 import { createTestQueues, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

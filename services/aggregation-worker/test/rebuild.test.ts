@@ -1,10 +1,19 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type SourceData,
+  expectedDaily,
+  expectedInflow,
+  storedRows,
+  type DailyKindName,
+  expectedPeriod,
+  storedPeriod,
+} from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
-import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, expectedInflow, storedRows, type DailyKindName } from './helpers/expected.ts';
-import { expectedPeriod, storedPeriod } from './helpers/expected-period.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
 const DAILY: DailyKindName[] = ['category', 'payway', 'goods', 'entr'];

@@ -1,14 +1,21 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  testLogger,
+  generateSourceData,
+  insertSourceData,
+  type SourceData,
+  expectedDaily,
+  storedRows,
+  waitForJobs,
+} from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
 import { registerSchedules, type ScheduleSettings } from '../src/queue/schedules.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
 import { createQueues } from '../src/queue/queues.ts';
 import { createRedis } from '@bo/service-kit';
-import { testLogger } from '@bo/service-kit/testing';
-import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, storedRows } from './helpers/expected.ts';
-import { createTestQueues, REDIS_URL, startTestWorkers, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';
+import { createTestQueues, REDIS_URL, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
 
 const SEOUL: ScheduleSettings = { timeZone: 'Asia/Seoul', dailyCron: '0 9 * * *', hourlyCron: '5 * * * *', reconcile: true, reconcileCron: '0 3 * * *' };
 

@@ -1,13 +1,23 @@
 import { expect } from 'chai';
 import { type Knex } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  generateSourceData,
+  insertSourceData,
+  type SourceData,
+  expectedDaily,
+  storedRows,
+  waitFor,
+  waitForJobs,
+  exitOf,
+  freePort,
+} from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { enqueueBuild } from '../src/queue/build-jobs.ts';
-import { generateSourceData, insertSourceData, type SourceData } from './helpers/source-data.ts';
-import { expectedDaily, storedRows } from './helpers/expected.ts';
-import { createTestQueues, REDIS_URL, waitFor, waitForJobs, type TestQueueEnv } from './helpers/queue-env.ts';
-import { exitOf, freePort, spawnTs } from './helpers/child.ts';
+import { createTestQueues, REDIS_URL, type TestQueueEnv } from './helpers/queue-env.ts';
+import { spawnTs } from './helpers/child.ts';
 
 const DAY = '2026-05-01';
 const JOB_ID = `build-goods-${DAY}`;

@@ -3,8 +3,18 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { TObject } from '@sinclair/typebox';
 import { ERRORS, operationsOf, type OperationSpec } from '@bo/contracts';
-import type { TestDatabase } from '@bo/db/testing';
-import { ADMIN, bearer, handMadeJwt, hs256, nowSeconds, rs256, rsaKeyPair, TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
+import {
+  type TestDatabase,
+  ADMIN,
+  bearer,
+  handMadeJwt,
+  hs256,
+  nowSeconds,
+  rs256,
+  rsaKeyPair,
+  TEST_JWT_SECRET,
+  testLogger,
+} from '@bo/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../src/index.ts';
 import { aiDatabase, goodsRow, insertAiMasters } from './ai/helpers/ai-fixtures.ts';
 import { binary } from './statistics/helpers/statistics-app.ts';

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DAILY_KINDS, operationsOf } from '@bo/contracts';
-import { addDays, seedDatabases } from '@bo/db';
-import { createTestDatabase, tableChecksums, type TestDatabase } from '@bo/db/testing';
-import { boMigrations } from '@bo/aggregates';
-import { rebuildAggregate } from '@bo/aggregation-worker';
-import { startHttpServer, type RunningServer } from '@bo/service-kit';
+import { addDays } from '@bo/db';
+import { seedDatabases } from '@bo/data-generator';
 import {
+  createTestDatabase,
+  tableChecksums,
+  type TestDatabase,
   ADMIN,
   answerOutcome,
   answerProblems,
@@ -20,7 +20,10 @@ import {
   TEST_JWT_SECRET,
   testLogger,
   type SampleRequest,
-} from '@bo/service-kit/testing';
+} from '@bo/testing';
+import { boMigrations } from '@bo/aggregates';
+import { rebuildAggregate } from '@bo/aggregation-worker';
+import { startHttpServer, type RunningServer } from '@bo/service-kit';
 import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig } from '../src/index.ts';
 
 const { numRuns, seed } = hostileRunSettings(60);

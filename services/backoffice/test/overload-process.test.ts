@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createTestDatabase, holdTables, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, holdTables, type TestDatabase, ADMIN, bearer, TEST_JWT_SECRET, freePort } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
-import { freePort } from '@bo/aggregation-worker/testing';
-import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
 
 const AUTH = bearer(ADMIN);
 // Three days, no whole month: the list reads the daily aggregate only.

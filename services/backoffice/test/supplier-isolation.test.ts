@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import * as XLSX from 'xlsx';
 import { operationsOf, type OperationSpec } from '@bo/contracts';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { question, restockRequest, review } from './dashboard/fixtures.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './statistics/helpers/arranged-data.ts';
 import { days } from './statistics/helpers/expected.ts';

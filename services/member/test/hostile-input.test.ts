@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { operationsOf } from '@bo/contracts';
-import { tableChecksums, type TestDatabase } from '@bo/db/testing';
-import type { RunningServer } from '@bo/service-kit';
 import {
+  tableChecksums,
+  type TestDatabase,
   answerOutcome,
   answerProblems,
   hostileHeaderValue,
@@ -14,7 +14,8 @@ import {
   sendRaw,
   type HostileOptions,
   type SampleRequest,
-} from '@bo/service-kit/testing';
+} from '@bo/testing';
+import type { RunningServer } from '@bo/service-kit';
 import { MEMBER_PREFIX } from '../src/index.ts';
 import { arrangeStaff, createMemberDatabase, listening, memberApp, type MemberApp } from './support.ts';
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestDatabase } from '@bo/db/testing';
-import { testLogger } from '@bo/service-kit/testing';
+import { type TestDatabase, testLogger } from '@bo/testing';
 import { startKeySweeper, type KeySweeper } from '../src/staff-limit/key-sweeper.ts';
 import { arrangeStaff, CHANGE_PATH, change, createMemberDatabase, memberApp, TIME_ZONE, until, type MemberApp } from './support.ts';
 

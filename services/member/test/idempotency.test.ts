@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Knex } from '@bo/db';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { arrangeStaff, CHANGE_PATH, change, createMemberDatabase, historyOf, localNow, memberApp, remainingOf, until, type MemberApp } from './support.ts';
 
 describe('dcLimIncDec with an Idempotency-Key', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { operationsOf, type OperationSpec } from '@bo/contracts';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { clientAddress, inRanges, parseAddress, parseCidrList } from '../src/client-address.ts';
 import { loadMemberConfig } from '../src/config.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import request from 'supertest';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { arrangeStaff, CHANGE_PATH, createMemberDatabase, historyOf, listening, memberApp, remainingOf, type MemberApp } from './support.ts';
 

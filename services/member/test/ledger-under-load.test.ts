@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { createRandom, type Random } from '@bo/db';
-import type { TestDatabase } from '@bo/db/testing';
+import { createRandom, type Random } from '@bo/data-generator';
+import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { arrangeStaff, CHANGE_PATH, createMemberDatabase, listening, memberApp, STATUS_PATH, type HistoryRecord, type MemberApp } from './support.ts';
 

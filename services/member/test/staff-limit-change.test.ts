@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { arrangeStaff, CHANGE_PATH, createMemberDatabase, historyOf, localNow, memberApp, remainingOf, type MemberApp } from './support.ts';
 
 describe('dcLimIncDec: staff discount limit increase and decrease', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { arrangeStaff, CHANGE_PATH, createMemberDatabase, historyOf, listening, memberApp, remainingOf, STATUS_PATH, type MemberApp } from './support.ts';
 

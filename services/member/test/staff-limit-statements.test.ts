@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { arrangeStaff, CHANGE_PATH, change, createMemberDatabase, memberApp, type MemberApp } from './support.ts';
 
 /**

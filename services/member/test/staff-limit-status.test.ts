@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { arrangeStaff, createMemberDatabase, memberApp, STATUS_PATH, type MemberApp } from './support.ts';
 
 describe('getDsctLmtStatBO: read a staff discount limit', () => {

@@ -1,9 +1,8 @@
 import http from 'node:http';
 import type { Express } from 'express';
 import { type Knex } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase, testLogger } from '@bo/testing';
 import { startHttpServer, type RunningServer } from '@bo/service-kit';
-import { testLogger } from '@bo/service-kit/testing';
 import { createMemberApp, createMemberKnex, loadMemberConfig } from '../src/index.ts';
 import { memberMigrations } from '../src/migrations/index.ts';
 

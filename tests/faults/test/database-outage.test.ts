@@ -1,11 +1,21 @@
 import { expect } from 'chai';
 import { createKnex, ensureDatabase, migrateLatest, withDatabase, type Migration } from '@bo/db';
 import { boMigrations } from '@bo/aggregates';
-import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
+import {
+  generateSourceData,
+  insertSourceData,
+  waitFor,
+  ADMIN,
+  bearer,
+  TEST_JWT_SECRET,
+  startPrivateMariaDb,
+  type PrivateMariaDb,
+  startService,
+  timedRequest,
+  type Answer,
+  type ServiceProcess,
+} from '@bo/testing';
 import { memberMigrations } from '@bo/member/migrations';
-import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
-import { startPrivateMariaDb, type PrivateMariaDb } from './support/private-servers.ts';
-import { startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 
 /**
  * The database goes away for 10 s while both services take requests. Readiness must say so,

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
-import { boMigrations } from '@bo/aggregates';
 import {
-  buildJobId,
-  createQueues,
-  enqueueBuilds,
+  createTestDatabase,
+  type TestDatabase,
+  holdTables,
+  type TableHold,
   expectedDaily,
   generateSourceData,
   insertSourceData,
@@ -12,11 +11,14 @@ import {
   waitFor,
   waitForJobs,
   type DailyKindName,
-  type Queues,
-} from '@bo/aggregation-worker/testing';
+  startPrivateRedis,
+  type PrivateRedis,
+  startService,
+  type ServiceProcess,
+} from '@bo/testing';
+import { buildJobId, createQueues, enqueueBuilds, type Queues } from '@bo/aggregation-worker';
+import { boMigrations } from '@bo/aggregates';
 import { createLogger, createRedis } from '@bo/service-kit';
-import { startPrivateRedis, type PrivateRedis } from './support/private-servers.ts';
-import { startService, type ServiceProcess } from './support/service-process.ts';
 
 /**
  * BullMQ jobs live only in Redis. With the queue's production setting (AOF, fsync always, as in

@@ -1,11 +1,23 @@
 import { expect } from 'chai';
-import { memberBaseMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase, holdTables, type TableHold } from '@bo/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  holdTables,
+  type TableHold,
+  ADMIN,
+  bearer,
+  TEST_JWT_SECRET,
+  generateSourceData,
+  insertSourceData,
+  waitFor,
+  connectError,
+  startService,
+  timedRequest,
+  type Answer,
+  type ServiceProcess,
+} from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
-import { generateSourceData, insertSourceData, waitFor } from '@bo/aggregation-worker/testing';
 import { memberMigrations } from '@bo/member/migrations';
-import { ADMIN, bearer, TEST_JWT_SECRET } from '@bo/service-kit/testing';
-import { connectError, startService, timedRequest, type Answer, type ServiceProcess } from './support/service-process.ts';
 
 /**
  * A deploy sends SIGTERM while requests are being answered. Every request here is held inside

@@ -1,7 +1,7 @@
 import type { Express, RequestHandler, Router } from 'express';
 import type { ServiceName } from '@bo/contracts';
 import { createServiceApp, type HardeningOptions, type Logger, type Probe } from '../../src/index.ts';
-import { captureLogs } from './log-capture.ts';
+import { captureLogs } from '@bo/testing';
 
 export const PREFIX = '/api/kit';
 

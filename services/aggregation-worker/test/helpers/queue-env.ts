@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Knex } from '@bo/db';
 import { createLogger, createRedis, type Logger } from '@bo/service-kit';
-import { testLogger } from '@bo/service-kit/testing';
+import { testLogger } from '@bo/testing';
 import { createQueues, type Queues } from '../../src/queue/queues.ts';
 import { startWorkers } from '../../src/queue/workers.ts';
 
@@ -40,29 +39,6 @@ export function capturingLogger(): { logger: Logger; records: Record<string, unk
   const records: Record<string, unknown>[] = [];
   logger.on('data', (info: Record<string, unknown>) => records.push(info));
   return { logger, records };
-}
-
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Wait until every job id is completed or failed; returns the states by id. */
-export async function waitForJobs(queue: Queue, ids: string[], timeoutMs = 15_000): Promise<Record<string, string>> {
-  return waitFor(
-    `jobs ${ids.join(', ')}`,
-    async () => {
-      const states: Record<string, string> = {};
-      for (const id of ids) states[id] = (await (await queue.getJob(id))?.getState()) ?? 'missing';
-      return Object.values(states).every((s) => s === 'completed' || s === 'failed') ? states : undefined;
-    },
-    timeoutMs,
-  );
 }
 
 export interface TestQueueEnv {

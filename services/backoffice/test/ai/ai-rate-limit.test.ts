@@ -5,9 +5,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase, bearer, TEST_JWT_SECRET, testLogger } from '@bo/testing';
 import { createRedis, type Logger } from '@bo/service-kit';
-import { bearer, TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
 import { aiDatabase, BO, insertAiMasters } from './helpers/ai-fixtures.ts';
 

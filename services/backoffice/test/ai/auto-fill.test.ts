@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, aiApp, aiDatabase, ATTRIBUTES, BO, CATEGORIES, expectFieldRefused, goodsRow, insertAiMasters, NOTICE_ITEMS, tableChecksums, USERS } from './helpers/ai-fixtures.ts';
 
 const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, aiApp, aiDatabase, BO, goodsRow, insertAiMasters } from './helpers/ai-fixtures.ts';
 
 const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;

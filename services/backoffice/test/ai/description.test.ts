@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, aiApp, aiDatabase, BO, expectFieldRefused, goodsRow, insertAiMasters, supplierAuth } from './helpers/ai-fixtures.ts';
 
 const DESC_V2 = `${BO}/v2/goods/ai/getAiGoodsDesc`;

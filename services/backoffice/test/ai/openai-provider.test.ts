@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, aiApp, aiDatabase, BO, goodsRow, insertAiMasters, tableChecksums } from './helpers/ai-fixtures.ts';
 import { dataBlockOf, OpenAiStub, type ChatRequest } from './helpers/openai-stub.ts';
 

@@ -1,7 +1,6 @@
 import type { Express } from 'express';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
-import { TEST_JWT_SECRET, bearer, testLogger } from '@bo/service-kit/testing';
+import { createTestDatabase, type TestDatabase, TEST_JWT_SECRET, bearer, testLogger } from '@bo/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
 
 export const BASE = '/api/bo/v2/dashboard/goods';

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
-import { bearer } from '@bo/service-kit/testing';
+import { type TestDatabase, bearer } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, clearRows, goods, question, startDashboardApp, type QuestionRow } from './fixtures.ts';
 
 const CODES = [

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, clearRows, goods, restockRequest, startDashboardApp, type RestockRow } from './fixtures.ts';
 
 /** The rule restated: waiting requests per goods, most first, ties by goods number, ten at most. */

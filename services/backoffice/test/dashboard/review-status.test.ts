@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, clearRows, goods, review, startDashboardApp, type ReviewRow } from './fixtures.ts';
 
 // 2024-05-10 12:00:00 in Seoul (UTC+9, no daylight saving): the window is

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
-import { bearer } from '@bo/service-kit/testing';
+import { type TestDatabase, bearer } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, TREE, goods, question, restockRequest, review, startDashboardApp, type GoodsRow } from './fixtures.ts';
 
 // Seoul 2024-05-10 12:00:00; every arranged review is inside the 7-day window.

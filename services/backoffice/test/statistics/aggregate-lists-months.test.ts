@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged, type Evt } from './helpers/arranged-data.ts';
 import { categoryRows, days, enterpriseRows, goodsRows, payWayRows } from './helpers/expected.ts';

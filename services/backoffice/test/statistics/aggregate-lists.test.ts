@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryRows, days, enterpriseRows, goodsRows, payWayRows } from './helpers/expected.ts';
 import { ADMIN_AUTH, BO, expectSupplierRefused, statisticsApp, statisticsDatabase, supplierAuth, TEST_TOP_N } from './helpers/statistics-app.ts';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { parse as parseContentDisposition } from 'content-disposition';
 import * as XLSX from 'xlsx';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { arrange, buildDailyAggregates, insertArranged } from './helpers/arranged-data.ts';
 import { days } from './helpers/expected.ts';
 import { ADMIN_AUTH, BO, binary, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';

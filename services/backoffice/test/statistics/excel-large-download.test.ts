@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import * as XLSX from 'xlsx';
-import { createRandom } from '@bo/db';
-import type { TestDatabase } from '@bo/db/testing';
+import { createRandom } from '@bo/data-generator';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, BO, binary, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
 
 const GOODS_EXCEL = `${BO}/v1/statistics/goodsStatus/downloadGoodsStatusExcel`;

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createKnex, type Knex } from '@bo/db';
-import { holdTables, type TestDatabase } from '@bo/db/testing';
-import { TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
+import { holdTables, type TestDatabase, TEST_JWT_SECRET, testLogger } from '@bo/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
 import { ADMIN_AUTH, BO, statisticsDatabase } from './helpers/statistics-app.ts';
 

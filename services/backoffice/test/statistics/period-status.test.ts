@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { arrange, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { days, eventsIn, months, netOf, periodRowOf, sumOf, viewsIn, type Conditions } from './helpers/expected.ts';
 import { ADMIN_AUTH, BO, expectSupplierRefused, statisticsApp, statisticsDatabase, supplierAuth } from './helpers/statistics-app.ts';

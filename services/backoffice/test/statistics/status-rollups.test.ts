@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { findLateData, rebuildAggregate, reconcileDays } from '@bo/aggregation-worker';
 import { arrange, insertArranged, type Arranged, type Evt } from './helpers/arranged-data.ts';
 import { days, echoOf, eventsIn, hourRowOf, months, netOf, periodRowOf, sumOf, viewsIn, type Conditions } from './helpers/expected.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TestDatabase } from '@bo/db/testing';
+import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, BO, expectFieldRefused, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
 
 type Query = Record<string, string | undefined>;

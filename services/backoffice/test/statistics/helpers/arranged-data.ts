@@ -1,4 +1,5 @@
-import { addDays, createRandom, eachDay, type Knex, type Random } from '@bo/db';
+import { addDays, eachDay, type Knex } from '@bo/db';
+import { createRandom, type Random } from '@bo/data-generator';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { DAILY_KINDS } from '@bo/contracts';
 

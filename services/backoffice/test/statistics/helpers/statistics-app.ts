@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@bo/db/testing';
+import { createTestDatabase, type TestDatabase, ADMIN, bearer, TEST_JWT_SECRET, testLogger } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
-import { ADMIN, bearer, TEST_JWT_SECRET, testLogger } from '@bo/service-kit/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../../src/index.ts';
 
 export const BO = '/api/bo';

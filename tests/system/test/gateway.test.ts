@@ -1,0 +1,368 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Express } from 'express';
+import { boSourceMigrations } from '@bo/db';
+import { createTestDatabase, type TestDatabase, ADMIN, bearer, testLogger, freePort } from '@bo/testing';
+import { memberMigrations } from '@bo/member/migrations';
+import { backofficeApp, memberApp } from './support/real-apps.ts';
+import { readRepoFile } from './support/repo-files.ts';
+
+/** What an upstream saw of one proxied request. */
+interface Seen {
+  upstream: string;
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  bodyBytes: number;
+}
+
+/** A stand-in for one service: records what reaches it and echoes it back as JSON. */
+async function fakeUpstream(name: string): Promise<{ server: Server; port: number; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    let bodyBytes = 0;
+    req.on('data', (d: Buffer) => (bodyBytes += d.length));
+    req.on('end', () => {
+      const entry = { upstream: name, method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes };
+      seen.push(entry);
+      if (req.url?.endsWith('/declared-failure')) {
+        res.writeHead(900, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ code: '2001', message: 'No goods with this goods number', httpStatus: 404, isProcess: false }));
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(entry));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, seen };
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  json: () => Record<string, unknown>;
+}
+
+/** One HTTP request from a chosen loopback address, path sent exactly as given. */
+function send(port: number, options: { path: string; from?: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers, localAddress: options.from ?? '127.0.0.1', agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** The nginx binary: a clear failure when it is missing, never a skipped test. */
+function findNginx(): string {
+  for (const candidate of [process.env.NGINX_BIN, 'nginx', '/usr/sbin/nginx'].filter(Boolean) as string[]) {
+    if (spawnSync(candidate, ['-v']).status === 0) return candidate;
+  }
+  throw new Error('nginx is not installed: the gateway tests need it (apt-get install -y nginx; .ci/run installs it). Set NGINX_BIN to use another binary.');
+}
+
+/**
+ * infra/gateway/nginx.conf with the compose names swapped for this machine: upstreams on the
+ * fake services, a random port, logs and temp paths in the prefix, and the compose network 172.28.0.0/16
+ * (Docker's gateway 172.28.0.1 denied) played by 127.0.0.0/29 with 127.0.0.1 denied.
+ */
+function renderGatewayConf(prefix: string, ports: { gateway: number; backoffice: number; member: number; worker: number }): string {
+  const swaps: [string, string][] = [
+    ['server backoffice:3001;', `server 127.0.0.1:${ports.backoffice};`],
+    ['server member:3002;', `server 127.0.0.1:${ports.member};`],
+    ['server aggregation-worker:3003;', `server 127.0.0.1:${ports.worker};`],
+    ['listen 8080;', `listen 127.0.0.1:${ports.gateway};`],
+    // A child's stdio here is a socket, which nginx cannot open as /dev/stdout: log to files.
+    ['error_log /dev/stderr warn;', `error_log ${join(prefix, 'error.log')} warn;`],
+    ['access_log /dev/stdout json;', `access_log ${join(prefix, 'access.log')} json;`],
+    ['deny 172.28.0.1;', 'deny 127.0.0.1;'],
+    ['allow 172.28.0.0/16;', 'allow 127.0.0.0/29;'],
+    [
+      'http {',
+      `http {\n    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(prefix, t)};`).join('\n    ')}`,
+    ],
+  ];
+  let conf = readRepoFile('infra/gateway/nginx.conf');
+  for (const [from, to] of swaps) {
+    const count = conf.split(from).length - 1;
+    if (count !== 1) throw new Error(`infra/gateway/nginx.conf should hold "${from}" once (found ${count}); update this test's rendering with it`);
+    conf = conf.replace(from, to);
+  }
+  return conf;
+}
+
+interface Gateway {
+  port: number;
+  /** What `nginx -t` printed for the rendered config. */
+  checkOutput: string;
+  /** The access log line holding `text`; nginx writes it after the answer has left, so wait briefly. */
+  accessLogLine: (text: string) => Promise<string>;
+  stop: () => Promise<void>;
+}
+
+/** infra/gateway/nginx.conf rendered for these upstream ports, checked with nginx -t, and run until it answers. */
+async function startGateway(upstreams: { backoffice: number; member: number; worker: number }): Promise<Gateway> {
+  const nginx = findNginx();
+  const port = await freePort();
+  const prefix = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  // nginx workers run as an unprivileged user when the tests run as root.
+  chmodSync(prefix, 0o755);
+  const confPath = join(prefix, 'nginx.conf');
+  writeFileSync(confPath, renderGatewayConf(prefix, { gateway: port, ...upstreams }));
+
+  const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', confPath, '-g', `pid ${join(prefix, 'nginx.pid')};`], { encoding: 'utf8' });
+  expect(check.status, check.stderr).to.equal(0);
+
+  const child: ChildProcess = spawn(nginx, ['-p', prefix, '-c', confPath, '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let errorLog = '';
+  child.stderr!.on('data', (d: Buffer) => (errorLog += d.toString()));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  for (let attempt = 0; ; attempt++) {
+    const up = await send(port, { path: '/gateway/health' }).then((a) => a.status === 200, () => false);
+    if (up) break;
+    if (child.exitCode !== null || attempt > 100) {
+      const message = `nginx did not start: ${errorLog}${readFileSync(join(prefix, 'error.log'), 'utf8')}`;
+      await stop();
+      throw new Error(message);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const accessLogLine = async (text: string): Promise<string> => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const line = readFileSync(join(prefix, 'access.log'), 'utf8').split('\n').find((l) => l.includes(text));
+      if (line) return line;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no access log line contains ${text}`);
+  };
+  return { port, checkOutput: check.stderr, accessLogLine, stop };
+}
+
+describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
+  let gateway: Gateway;
+  let gatewayPort: number;
+  let backoffice: Awaited<ReturnType<typeof fakeUpstream>>;
+  let member: Awaited<ReturnType<typeof fakeUpstream>>;
+  let worker: Awaited<ReturnType<typeof fakeUpstream>>;
+  const accessLogLine = (text: string) => gateway.accessLogLine(text);
+
+  before(async function () {
+    this.timeout(30_000);
+    [backoffice, member, worker] = await Promise.all([fakeUpstream('backoffice'), fakeUpstream('member'), fakeUpstream('worker')]);
+    gateway = await startGateway({ backoffice: backoffice.port, member: member.port, worker: worker.port });
+    gatewayPort = gateway.port;
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    for (const upstream of [backoffice, member, worker]) {
+      upstream?.server.closeAllConnections();
+      upstream?.server.close();
+    }
+  });
+
+  it('when the rendered config is checked with nginx -t, then it is valid', () => {
+    expect(gateway.checkOutput).to.contain('test is successful');
+  });
+
+  it('when /api/bo is called from outside, then it reaches the back-office unchanged with X-Request-Id and the caller as X-Forwarded-For', async () => {
+    const res = await send(gatewayPort, {
+      path: '/api/bo/v2/statistics/category/sales-status?startDate=2026-05-01&agrtGb=01',
+      headers: { 'X-Request-Id': 'ui-4711', 'X-Forwarded-For': '10.0.0.5', Authorization: 'Bearer abc' },
+    });
+    expect(res.status).to.equal(200);
+    const seen = res.json() as unknown as Seen;
+    expect(seen).to.include({ upstream: 'backoffice', method: 'GET', url: '/api/bo/v2/statistics/category/sales-status?startDate=2026-05-01&agrtGb=01' });
+    expect(seen.headers).to.include({ 'x-request-id': 'ui-4711', authorization: 'Bearer abc', 'x-real-ip': '127.0.0.1' });
+    expect(seen.headers['x-forwarded-for'], "the caller's own X-Forwarded-For is replaced").to.equal('127.0.0.1');
+    expect(JSON.parse(await accessLogLine('"requestId":"ui-4711"'))).to.include({ remote: '127.0.0.1', status: 200, method: 'GET' });
+  });
+
+  it('when a caller sends a spoofed internal X-Forwarded-For (10.0.0.1, alone or as a chain), then the service sees only the real caller', async () => {
+    for (const [from, xff] of [['127.0.0.9', '10.0.0.1'], ['127.0.0.9', '10.0.0.1, 127.0.0.2'], ['127.0.0.2', '10.0.0.1']]) {
+      const res = await send(gatewayPort, { path: '/api/bo/health', from, headers: { 'X-Forwarded-For': xff!, 'X-Real-IP': '10.0.0.1' } });
+      const seen = res.json() as unknown as Seen;
+      expect(seen.headers, `${from} sending ${xff}`).to.include({ 'x-forwarded-for': from, 'x-real-ip': from });
+    }
+  });
+
+  it('when no sane X-Request-Id comes in, then the gateway makes one, passes it on and logs it', async () => {
+    for (const headers of [{}, { 'X-Request-Id': 'not sane at all' }] as Record<string, string>[]) {
+      const seen = (await send(gatewayPort, { path: '/api/bo/health', headers })).json() as unknown as Seen;
+      const id = seen.headers['x-request-id'] as string;
+      expect(id).to.match(/^[0-9a-f]{32}$/);
+      await accessLogLine(`"requestId":"${id}"`);
+    }
+  });
+
+  it('when the back-office answers a declared failure (900), then the status and body pass through', async () => {
+    const res = await send(gatewayPort, { path: '/api/bo/declared-failure' });
+    expect(res.status).to.equal(900);
+    expect(res.json()).to.deep.equal({ code: '2001', message: 'No goods with this goods number', httpStatus: 404, isProcess: false });
+  });
+
+  it('when a body over 1 MB is posted, then it reaches the service (which answers its own 1003) instead of an nginx 413', async () => {
+    const body = JSON.stringify({ additionalInfo: 'x'.repeat(1536 * 1024) });
+    const res = await send(gatewayPort, { path: '/api/bo/v2/goods/ai/getAiGoodsDesc', method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(res.status).to.equal(200);
+    expect((res.json() as unknown as Seen).bodyBytes).to.equal(Buffer.byteLength(body));
+  });
+
+  it('when /admin/queues is called, then it reaches the worker', async () => {
+    const res = await send(gatewayPort, { path: '/admin/queues/api/queues' });
+    expect(res.status).to.equal(200);
+    expect(res.json()).to.include({ upstream: 'worker', url: '/admin/queues/api/queues' });
+  });
+
+  it('when /api/member is called from outside the network (or from its gateway address), then 403 with the ErrorCode body and the member service never sees it', async () => {
+    const before = member.seen.length;
+    const spoofs = ['127.0.0.2', '10.0.0.1', '10.0.0.1, 127.0.0.2'];
+    for (const [from, xff] of ['127.0.0.1', '127.0.0.9'].flatMap((f) => spoofs.map((x) => [f, x] as const))) {
+      const res = await send(gatewayPort, { path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1', from, headers: { 'X-Forwarded-For': xff, 'X-Real-IP': xff } });
+      expect(res.status, `${from} sending ${xff}`).to.equal(403);
+      expect(res.headers['content-type']).to.equal('application/json');
+      expect(res.json()).to.deep.equal({ code: '1204', message: 'This service is reachable from internal servers only', httpStatus: 403, isProcess: false });
+      expect(res.headers['x-request-id']).to.match(/^[0-9a-f]{32}$/);
+    }
+    expect(member.seen.length).to.equal(before);
+  });
+
+  it('when an outside caller dresses /api/member up (dot segments, encoded dots and slashes, double slash), then still 403', async () => {
+    const before = member.seen.length;
+    for (const path of ['/api/bo/../member/v1/staff/getDsctLmtStatBO?mbrNo=M1', '/api/bo/%2e%2e/member/v1/staff/getDsctLmtStatBO', '/api/bo/..%2fmember/v1/staff/getDsctLmtStatBO', '//api/member/v1/staff/getDsctLmtStatBO']) {
+      const res = await send(gatewayPort, { path });
+      expect(res.status, path).to.equal(403);
+      expect(res.json(), path).to.include({ code: '1204' });
+    }
+    expect(member.seen.length).to.equal(before);
+  });
+
+  it('when /api/member is called from inside the network, then it reaches the member service with the caller in X-Forwarded-For', async () => {
+    const res = await send(gatewayPort, { path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1', from: '127.0.0.2', headers: { 'X-Request-Id': 'internal-1' } });
+    expect(res.status).to.equal(200);
+    const seen = res.json() as unknown as Seen;
+    expect(seen).to.include({ upstream: 'member', url: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1' });
+    expect(seen.headers).to.include({ 'x-forwarded-for': '127.0.0.2', 'x-request-id': 'internal-1' });
+  });
+
+  it('when a path belongs to no service, then 404 with the ErrorCode body', async () => {
+    const res = await send(gatewayPort, { path: '/wp-admin/setup.php' });
+    expect(res.status).to.equal(404);
+    expect(res.json()).to.deep.equal({ code: '1404', message: 'No such resource', httpStatus: 404, isProcess: false });
+  });
+
+  it('when a service is down, then 503 with the ErrorCode body instead of an nginx error page', async () => {
+    worker.server.closeAllConnections();
+    await new Promise<void>((resolve) => worker.server.close(() => resolve()));
+    const res = await send(gatewayPort, { path: '/admin/queues' });
+    expect(res.status).to.equal(503);
+    expect(res.json()).to.deep.equal({ code: '1503', message: 'A dependency is unavailable; try again shortly', httpStatus: 503, isProcess: false });
+  });
+});
+
+/** An Express app on a loopback port of its own. */
+async function listen(app: Express): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * The same gateway in front of the real back-office and member services. The member service is
+ * configured as in docker-compose.yml, with loopback for the compose network: internal callers
+ * 127.0.0.0/29 (172.28.0.0/16), X-Forwarded-For believed from the gateway only (172.28.0.10).
+ */
+describe('gateway in front of the real services', () => {
+  let boDb: TestDatabase;
+  let memberDb: TestDatabase;
+  let services: { port: number; close: () => Promise<void> }[] = [];
+  let gateway: Gateway;
+  let memberPort: number;
+  const STAFF = { mbrNo: 'GW1', rmndAmt: 8_000, limAmt: 10_000 };
+  const remaining = async () => ((await memberDb.knex('staff_dc_lim').where({ mbr_no: STAFF.mbrNo }).first('rmnd_amt')) as { rmnd_amt: number }).rmnd_amt;
+  const historyRows = async () => (await memberDb.knex('staff_dc_lim_hist').where({ mbr_no: STAFF.mbrNo })).length;
+  const change = JSON.stringify({ mbrNo: STAFF.mbrNo, rsrvUseGbCd: '20', ocurAmt: 1_000, ordNo: 'O-GW' });
+
+  before(async function () {
+    this.timeout(60_000);
+    [boDb, memberDb] = await Promise.all([
+      createTestDatabase('kit_gw_bo', boSourceMigrations),
+      createTestDatabase('kit_gw_member', memberMigrations),
+    ]);
+    await memberDb.knex('mbr').insert({ mbr_no: STAFF.mbrNo, mbr_nm: 'staff', mbr_stat_cd: '10', staff_yn: 'Y' });
+    await memberDb.knex('staff_dc_lim').insert({ mbr_no: STAFF.mbrNo, lim_amt: STAFF.limAmt, rmnd_amt: STAFF.rmndAmt, upd_dtm: '2026-01-01 00:00:00' });
+    const memberEnv = { INTERNAL_CIDRS: '127.0.0.0/29', TRUSTED_PROXIES: '127.0.0.1/32' };
+    services = await Promise.all([listen(backofficeApp(boDb.knex, testLogger('backoffice'))), listen(memberApp(memberDb.knex, testLogger('member'), memberEnv))]);
+    memberPort = services[1]!.port;
+    gateway = await startGateway({ backoffice: services[0]!.port, member: memberPort, worker: await freePort() });
+  });
+  after(async () => {
+    await gateway?.stop();
+    await Promise.all(services.map((s) => s.close()));
+    await Promise.all([boDb?.drop(), memberDb?.drop()]);
+  });
+
+  it('when /api/bo is called through the gateway, then the real back-office answers: 200 with a token, its own 401 body without', async () => {
+    const path = '/api/bo/v2/dashboard/goods/sale-stock-status';
+    const ok = await send(gateway.port, { path, from: '127.0.0.9', headers: { Authorization: bearer(ADMIN), 'X-Forwarded-For': '10.0.0.1' } });
+    expect(ok.status, ok.text).to.equal(200);
+    expect(ok.json()).to.have.keys('goodsStatuses', 'mdMatchedStdCtgCount');
+    const refused = await send(gateway.port, { path, from: '127.0.0.9' });
+    expect(refused.status).to.equal(401);
+    expect(refused.json()).to.deep.equal({ code: '1101', message: 'A bearer access token is required', httpStatus: 401, isProcess: false });
+  });
+
+  it('when an outside caller spoofing X-Forwarded-For: 10.0.0.1 calls /api/member on the public listener, then 403 and the real member changes nothing', async () => {
+    for (const from of ['127.0.0.1', '127.0.0.9']) {
+      const headers = { 'X-Forwarded-For': '10.0.0.1', 'Content-Type': 'application/json' };
+      const read = await send(gateway.port, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from, headers });
+      const write = await send(gateway.port, { path: '/api/member/v1/staff/dcLimIncDec', method: 'POST', from, headers, body: change });
+      for (const res of [read, write]) {
+        expect(res.status, from).to.equal(403);
+        expect(res.json()).to.deep.equal({ code: '1204', message: 'This service is reachable from internal servers only', httpStatus: 403, isProcess: false });
+      }
+    }
+    expect(await remaining()).to.equal(STAFF.rmndAmt);
+    expect(await historyRows()).to.equal(0);
+  });
+
+  it('when the same spoof goes straight to the member port, then the member itself refuses it (it believes X-Forwarded-For from the gateway only)', async () => {
+    const res = await send(memberPort, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from: '127.0.0.9', headers: { 'X-Forwarded-For': '10.0.0.1' } });
+    expect(res.status).to.equal(403);
+    expect(res.json()).to.include({ code: '1204' });
+  });
+
+  it('when an internal server calls /api/member through the gateway, whatever X-Forwarded-For it sends, then the real member answers it', async () => {
+    for (const headers of [{}, { 'X-Forwarded-For': '203.0.113.9' }] as Record<string, string>[]) {
+      const res = await send(gateway.port, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from: '127.0.0.2', headers });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json()).to.deep.equal(STAFF);
+    }
+  });
+});

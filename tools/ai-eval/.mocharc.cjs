@@ -1,0 +1,1 @@
+module.exports = require('../../mocharc.base.cjs')({ timeout: 20000 });
