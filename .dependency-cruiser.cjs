@@ -3,7 +3,8 @@
  * free of test and demo tooling, the shared packages below the services, and each component's
  * layers (routes → domain → data-access) pointing one way. docs/architecture.md draws the result.
  */
-const SRC = '^(packages/[^/]+|services/[^/]+)/src/';
+/** Production code: what the services run. The test tooling and the data generator are not. */
+const PRODUCTION = '^(packages/(contracts|db|aggregates|service-kit)|services/[^/]+)/src/';
 
 module.exports = {
   forbidden: [
@@ -18,7 +19,7 @@ module.exports = {
       name: 'production-free-of-tooling',
       severity: 'error',
       comment: 'Production code must not import test tooling, the demo/bench data generator, tools, tests or the bench.',
-      from: { path: SRC },
+      from: { path: PRODUCTION },
       to: { path: '^(packages/(testing|data-generator)|tools|tests|bench)/' },
     },
     {
@@ -62,7 +63,12 @@ module.exports = {
     exclude: { path: ['node_modules', '(^|/)test/', '\\.test\\.ts$'] },
     tsPreCompilationDeps: true,
     combinedDependencies: true,
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'], conditionNames: ['import', 'require', 'node', 'default'], exportsFields: ['exports'], mainFields: ['main', 'types'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      exportsFields: ['exports'],
+      mainFields: ['main', 'types'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

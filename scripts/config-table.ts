@@ -33,7 +33,9 @@ export function configTable(): string {
   for (const [name, { prop, used }] of rows) {
     const def = prop.default === undefined || prop.default === '' ? '—' : `\`${String(prop.default)}\``;
     const allowed = prop.anyOf?.every((a) => a.const !== undefined) ? ` (${prop.anyOf.map((a) => String(a.const)).join(', ')})` : '';
-    lines.push(`| \`${name}\` | ${cell(def)} | ${used.length === owners.length ? 'all' : used.join(', ')} | ${cell((prop.description ?? '') + allowed)} |`);
+    lines.push(
+      `| \`${name}\` | ${cell(def)} | ${used.length === owners.length ? 'all' : used.join(', ')} | ${cell((prop.description ?? '') + allowed)} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -23,7 +23,11 @@ const USAGE = `usage: pnpm test [path …]
 
 const isTestFile = (file: string) => file.endsWith('.test.ts');
 const testFilesIn = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(isTestFile).map((f) => join(dir, f)) : [];
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter(isTestFile)
+        .map((f) => join(dir, f))
+    : [];
 
 /** Package folders (relative to the root) that have a mocha config and at least one test. */
 const allPackages = ['packages', 'services', 'tests', 'tools']

@@ -54,7 +54,11 @@ async function checkDependencies(): Promise<void> {
 }
 
 function startProcess(name: string, dir: string): ChildProcess {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: join(root, dir), env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+    cwd: join(root, dir),
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`\n✖ ${name} exited (${signal ?? code}); stopping the others`);
@@ -112,7 +116,8 @@ try {
     ifEmpty: true,
     onProgress: (p) => {
       if (p.phase === 'step') console.log(`  ${p.message}`);
-      else if (p.phase === 'activity' && (p.day % 10 === 0 || p.day === p.days)) console.log(`  activity: day ${p.day}/${p.days}, ${p.rows.toLocaleString()} rows`);
+      else if (p.phase === 'activity' && (p.day % 10 === 0 || p.day === p.days))
+        console.log(`  activity: day ${p.day}/${p.days}, ${p.rows.toLocaleString()} rows`);
     },
   });
   console.log(seeded.skipped ? '  the bo database already has goods: nothing loaded' : `  loaded in ${seeded.seconds.toFixed(1)} s`);

@@ -45,7 +45,10 @@ async function databaseServer(serverUrl: string, wantPoolMb: number | undefined)
 await runMain(async () => {
   const options = parseOptions(process.argv.slice(2));
   const started = Date.now();
-  const command = `pnpm bench -- ${process.argv.slice(2).filter((a) => a !== '--').join(' ')}`.trim();
+  const command = `pnpm bench -- ${process.argv
+    .slice(2)
+    .filter((a) => a !== '--')
+    .join(' ')}`.trim();
   const dbVersion = await databaseServer(options.serverUrl, options.bufferPoolMb);
   log(`bench: scale ${options.scale.name}, seed ${options.seed}, databases ${options.boDb} / ${options.memberDb}`);
   log(`       ${environmentLine(dbVersion)}`);
@@ -73,13 +76,23 @@ await runMain(async () => {
     dataset:
       'unavailable' in dataset
         ? { unavailable: dataset.unavailable }
-        : { database: dataset.name, events: dataset.rows.ord_stat_evt ?? 0, goods: dataset.rows.goods ?? 0, inflowLogs: dataset.rows.goods_inflow_log ?? 0, days: `${dataset.firstDay}..${dataset.lastDay}` },
+        : {
+            database: dataset.name,
+            events: dataset.rows.ord_stat_evt ?? 0,
+            goods: dataset.rows.goods ?? 0,
+            inflowLogs: dataset.rows.goods_inflow_log ?? 0,
+            days: `${dataset.firstDay}..${dataset.lastDay}`,
+          },
   });
   if (options.drop) log(`dropped ${(await dropBenchDatabases(options)).join(', ')}`);
 
   const counts = tally(ctx.rows);
   process.stdout.write(`\n${renderTables(ctx.rows)}\n\n`);
-  process.stdout.write(`${Object.entries(counts).map(([v, n]) => `${n} ${v}`).join(', ')} — ${Math.round((Date.now() - started) / 1000)} s\n`);
+  process.stdout.write(
+    `${Object.entries(counts)
+      .map(([v, n]) => `${n} ${v}`)
+      .join(', ')} — ${Math.round((Date.now() - started) / 1000)} s\n`,
+  );
   process.stdout.write(`results: ${files.json}\n         ${files.md}\n`);
   // Pools of the services' libraries (ioredis, knex in imported modules) must not keep the run alive.
   process.exit(0);

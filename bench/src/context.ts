@@ -61,7 +61,14 @@ export function createContext(options: BenchOptions, dataset: BenchContext['data
     backoffice: () => {
       if (!shared) {
         shared = freePort().then((port) =>
-          spawnService({ name: 'backoffice', script: 'services/backoffice/src/main.ts', env: backofficeEnv(boUrl, port), port, prefix: '/api/bo', healthPath: '/health' }),
+          spawnService({
+            name: 'backoffice',
+            script: 'services/backoffice/src/main.ts',
+            env: backofficeEnv(boUrl, port),
+            port,
+            prefix: '/api/bo',
+            healthPath: '/health',
+          }),
         );
         started.push(shared);
       }
@@ -77,7 +84,13 @@ export function createContext(options: BenchOptions, dataset: BenchContext['data
  * Run one section's measurement; whatever it throws becomes a row instead of ending the run
  * (a missing piece is N/A, anything else ERROR).
  */
-export async function guarded(ctx: BenchContext, section: string, hotPath: string, target: string, measure: () => Promise<BenchRow[]>): Promise<void> {
+export async function guarded(
+  ctx: BenchContext,
+  section: string,
+  hotPath: string,
+  target: string,
+  measure: () => Promise<BenchRow[]>,
+): Promise<void> {
   try {
     for (const row of await measure()) ctx.add(row);
   } catch (err) {

@@ -61,9 +61,14 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const prefix = values['db-prefix'];
   const boDb = values['bo-db'] ?? `${prefix}_bo`;
   const memberDb = values['member-db'] ?? `${prefix}_member`;
-  for (const [flag, name] of [['--db-prefix', prefix], ['--bo-db', boDb], ['--member-db', memberDb]] as const) {
+  for (const [flag, name] of [
+    ['--db-prefix', prefix],
+    ['--bo-db', boDb],
+    ['--member-db', memberDb],
+  ] as const) {
     if (!NAME.test(name)) throw new Error(`${flag} must be letters, digits or _ (got "${name}")`);
-    if (['bo', 'member'].includes(name)) throw new Error(`${flag} must not be the service database "${name}": the benchmark rewrites its data`);
+    if (['bo', 'member'].includes(name))
+      throw new Error(`${flag} must not be the service database "${name}": the benchmark rewrites its data`);
   }
   if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new Error(`--date must be yyyy-MM-dd (got "${values.date}")`);
   const bufferPoolMb = values['innodb-buffer-pool-mb'] === undefined ? undefined : Number(values['innodb-buffer-pool-mb']);

@@ -39,7 +39,9 @@ export const SECTION_RUNNERS: Record<Section, (ctx: BenchContext) => Promise<voi
       // Still one row per case, so the table shows what would be measured.
       const placeholder = { siteNo: '-', stdCtgNo: '-', mdId: '-', entrNo: '-', brandNo: '-', goodsNo: '-', payWayCd: '-' };
       for (const c of statisticsCases('2025-12-31', placeholder)) {
-        ctx.add(unavailableRow('statistics', caseTitle(c), statTarget(P95_TARGET_MS[c.op.family]), `no data set: ${ctx.dataset.unavailable}`));
+        ctx.add(
+          unavailableRow('statistics', caseTitle(c), statTarget(P95_TARGET_MS[c.op.family]), `no data set: ${ctx.dataset.unavailable}`),
+        );
       }
       return;
     }
@@ -52,7 +54,9 @@ export const SECTION_RUNNERS: Record<Section, (ctx: BenchContext) => Promise<voi
   },
 
   excel: (ctx) =>
-    guarded(ctx, 'excel', `goods status Excel download, ${ctx.scale.excelRows.toLocaleString('en-US')} rows`, EXCEL_TARGET, () => measureExcelDownload(ctx)),
+    guarded(ctx, 'excel', `goods status Excel download, ${ctx.scale.excelRows.toLocaleString('en-US')} rows`, EXCEL_TARGET, () =>
+      measureExcelDownload(ctx),
+    ),
 
   'staff-limit': (ctx) => guarded(ctx, 'staff-limit', 'increase/decrease, 50 clients', STAFF_TARGET, () => measureStaffLimit(ctx)),
 

@@ -33,7 +33,10 @@ export async function ensureExcelFixture(knex: Knex, rows: number, rebuild: Rebu
   await truncateAll(knex);
   await knex('site').insert({ site_no: '1', site_nm: '벤치몰' });
   await knex('std_ctg').insert({ std_ctg_no: 'XC01', std_ctg_nm: '벤치 카테고리', depth: 1, leaf_yn: 'Y' });
-  await insertChunked(knex, 'entr', SUPPLIERS, (i) => ({ entr_no: `XE${String(i + 1).padStart(5, '0')}`, entr_nm: `벤치 공급사 ${i + 1}` }));
+  await insertChunked(knex, 'entr', SUPPLIERS, (i) => ({
+    entr_no: `XE${String(i + 1).padStart(5, '0')}`,
+    entr_nm: `벤치 공급사 ${i + 1}`,
+  }));
   await insertChunked(knex, 'goods', rows, (i) => ({
     goods_no: `XG${String(i + 1).padStart(9, '0')}`,
     goods_nm: `벤치 상품 ${i + 1} 프리미엄 에디션`,

@@ -38,7 +38,15 @@ export interface MainDataset extends DatasetInfo {
 
 /** What a data set is, for the reuse check: its sizes and seed (not its dates). */
 export const datasetSpec = (d: { size: DatasetSize; seed: number; endDate?: string }): string =>
-  JSON.stringify({ events: d.size.events, goods: d.size.goods, inflowLogs: d.size.inflowLogs, days: d.size.days, seed: d.seed, endDate: d.endDate ?? null });
+  JSON.stringify({
+    events: d.size.events,
+    goods: d.size.goods,
+    inflowLogs: d.size.inflowLogs,
+    days: d.size.days,
+    seed: d.seed,
+    endDate: d.endDate ?? null,
+  });
 
 /** Whether every aggregate kind the worker has now was built on this data set. */
-export const isAggregated = (d: DatasetInfo, kinds: readonly string[]): boolean => !!d.aggregatedAt && d.aggregatedKinds === kinds.join(',');
+export const isAggregated = (d: DatasetInfo, kinds: readonly string[]): boolean =>
+  !!d.aggregatedAt && d.aggregatedKinds === kinds.join(',');

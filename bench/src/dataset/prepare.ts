@@ -8,7 +8,13 @@ import { readMarker, writeMarker } from './marker.ts';
 import { syncSchema } from './schema-sync.ts';
 
 /** Run the generator with progress every ~15 s; the time is the generator's own. */
-export async function generate(url: string, size: DatasetSize, seedNo: number, endDate: string, log: (l: string) => void): Promise<SeedResult> {
+export async function generate(
+  url: string,
+  size: DatasetSize,
+  seedNo: number,
+  endDate: string,
+  log: (l: string) => void,
+): Promise<SeedResult> {
   let last = Date.now();
   return seedDatabases({
     boUrl: url,
@@ -37,7 +43,9 @@ async function tableCounts(knex: Knex): Promise<Record<string, number>> {
 }
 
 async function dayBounds(knex: Knex): Promise<{ firstDay: string; lastDay: string }> {
-  const [rows] = (await knex.raw('SELECT MIN(evt_dtm) AS a, MAX(evt_dtm) AS b FROM ord_stat_evt')) as [{ a: string | null; b: string | null }[]];
+  const [rows] = (await knex.raw('SELECT MIN(evt_dtm) AS a, MAX(evt_dtm) AS b FROM ord_stat_evt')) as [
+    { a: string | null; b: string | null }[],
+  ];
   if (!rows[0]?.a || !rows[0].b) throw new Error('the generated data set has no order events');
   return { firstDay: rows[0].a.slice(0, 10), lastDay: rows[0].b.slice(0, 10) };
 }
@@ -60,8 +68,14 @@ async function pickSamples(knex: Knex): Promise<Samples> {
     ),
     mdId: await first(knex, 'SELECT md_id FROM goods WHERE md_id IS NOT NULL GROUP BY md_id ORDER BY COUNT(*) DESC, md_id LIMIT 1'),
     entrNo: await first(knex, 'SELECT entr_no FROM goods GROUP BY entr_no ORDER BY COUNT(*) DESC, entr_no LIMIT 1'),
-    brandNo: await first(knex, 'SELECT brand_no FROM goods WHERE brand_no IS NOT NULL GROUP BY brand_no ORDER BY COUNT(*) DESC, brand_no LIMIT 1'),
-    goodsNo: await first(knex, 'SELECT goods_no FROM ord_stat_evt WHERE evt_no <= 50000 GROUP BY goods_no ORDER BY COUNT(*) DESC, goods_no LIMIT 1'),
+    brandNo: await first(
+      knex,
+      'SELECT brand_no FROM goods WHERE brand_no IS NOT NULL GROUP BY brand_no ORDER BY COUNT(*) DESC, brand_no LIMIT 1',
+    ),
+    goodsNo: await first(
+      knex,
+      'SELECT goods_no FROM ord_stat_evt WHERE evt_no <= 50000 GROUP BY goods_no ORDER BY COUNT(*) DESC, goods_no LIMIT 1',
+    ),
     payWayCd: await first(knex, 'SELECT pay_way_cd FROM ord GROUP BY pay_way_cd ORDER BY COUNT(*) DESC, pay_way_cd LIMIT 1'),
   };
 }
@@ -92,7 +106,9 @@ export async function prepareDataset(
       log(`  data set ${name}: reusing ${info.rows.ord_stat_evt?.toLocaleString('en-US')} events, ${info.firstDay}..${info.lastDay}`);
     } else {
       if (marker?.spec === spec && !options.regenerate) log(`  data set ${name}: its columns differ from the current migrations`);
-      log(`  data set ${name}: generating ${size.events.toLocaleString('en-US')} events, ${size.goods.toLocaleString('en-US')} goods, ${size.days} days`);
+      log(
+        `  data set ${name}: generating ${size.events.toLocaleString('en-US')} events, ${size.goods.toLocaleString('en-US')} goods, ${size.days} days`,
+      );
       // A fresh database, so the tables are exactly what the current migrations make.
       await knex.destroy();
       await dropDatabase(url);
@@ -104,7 +120,17 @@ export async function prepareDataset(
       await writeMarker(knex, spec, info);
       generatedNow = true;
     }
-    return { ...info, name, url, size, seed: options.seed, ...(endDate ? { endDate } : {}), generatedNow, samples: await pickSamples(knex), knex };
+    return {
+      ...info,
+      name,
+      url,
+      size,
+      seed: options.seed,
+      ...(endDate ? { endDate } : {}),
+      generatedNow,
+      samples: await pickSamples(knex),
+      knex,
+    };
   } catch (err) {
     await knex.destroy();
     throw err;

@@ -49,14 +49,23 @@ async function indexesOf(knex: Knex, schema: string): Promise<Map<string, IndexD
   }
   const out = new Map<string, IndexDef>();
   for (const [key, e] of cols) {
-    const clause = e.name === 'PRIMARY' ? `PRIMARY KEY (${e.parts.join(', ')})` : `${e.unique ? 'UNIQUE ' : ''}KEY \`${e.name}\` (${e.parts.join(', ')})`;
+    const clause =
+      e.name === 'PRIMARY'
+        ? `PRIMARY KEY (${e.parts.join(', ')})`
+        : `${e.unique ? 'UNIQUE ' : ''}KEY \`${e.name}\` (${e.parts.join(', ')})`;
     out.set(key, { table: e.table, name: e.name, clause });
   }
   return out;
 }
 
 /** Derived tables whose columns or primary key differ (or that exist on one side only): dropped and created empty as the migrations make them. */
-async function recreateChangedDerived(knex: Knex, database: string, reference: Knex, scratch: string, log: (l: string) => void): Promise<boolean> {
+async function recreateChangedDerived(
+  knex: Knex,
+  database: string,
+  reference: Knex,
+  scratch: string,
+  log: (l: string) => void,
+): Promise<boolean> {
   const [want, have] = [await columnsOf(reference, scratch), await columnsOf(knex, database)];
   const [wantIdx, haveIdx] = [await indexesOf(reference, scratch), await indexesOf(knex, database)];
   const primary = (m: Map<string, IndexDef>, t: string) => m.get(`${t}.PRIMARY`)?.clause;

@@ -25,7 +25,12 @@ export interface HttpCall {
 }
 
 export async function startCaptureApp(boDatabaseUrl: string): Promise<CaptureApp> {
-  const config = loadBackofficeConfig({ BO_DATABASE_URL: boDatabaseUrl, JWT_SECRET: BENCH_JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: 'error' });
+  const config = loadBackofficeConfig({
+    BO_DATABASE_URL: boDatabaseUrl,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'error',
+  });
   const knex = createKnex(boDatabaseUrl, { poolMax: 10 });
   const app = createBackofficeApp({ config, logger: createLogger('bench-capture', 'error'), knex });
   const server = await startHttpServer(app, 0, [() => knex.destroy()], '127.0.0.1');

@@ -48,7 +48,13 @@ export async function runScript(pool: Pool, script: QueryScript): Promise<unknow
  * `total` runs of the script from `concurrency` loops at once, each loop starting no new run
  * after `maxSeconds`; the latency of each run in ms.
  */
-export async function replayUnderLoad(pool: Pool, script: QueryScript, total: number, concurrency: number, maxSeconds = Infinity): Promise<number[]> {
+export async function replayUnderLoad(
+  pool: Pool,
+  script: QueryScript,
+  total: number,
+  concurrency: number,
+  maxSeconds = Infinity,
+): Promise<number[]> {
   const latencies: number[] = [];
   const deadline = Date.now() + maxSeconds * 1000;
   let next = 0;

@@ -16,7 +16,13 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function rowsTable(rows: readonly BenchRow[]): string {
   const lines = ['| hot path | measured | reference (same run) | ratio | target | result |', '|---|---|---|---|---|---|'];
   for (const r of rows) {
-    const result = r.verdict === 'MISS' ? `MISS (${r.checks.filter((c) => !c.ok).map((c) => c.label).join('; ')})` : r.verdict;
+    const result =
+      r.verdict === 'MISS'
+        ? `MISS (${r.checks
+            .filter((c) => !c.ok)
+            .map((c) => c.label)
+            .join('; ')})`
+        : r.verdict;
     lines.push(`| ${[r.hotPath, r.measured, r.reference, r.ratio, r.target, result].map(cell).join(' | ')} |`);
   }
   return lines.join('\n');

@@ -64,7 +64,7 @@ export function writeResults(options: BenchOptions, rows: readonly BenchRow[], f
       `Data set: ${Object.entries(facts.dataset)
         .map(([k, v]) => `${k} ${typeof v === 'number' ? v.toLocaleString('en-US') : String(v)}`)
         .join(', ')}.`,
-      'Targets are the issue\'s full-scale targets on a 2-core machine; at smaller scales they are printed for orientation.',
+      "Targets are the issue's full-scale targets on a 2-core machine; at smaller scales they are printed for orientation.",
       '',
       renderTables(rows),
       '',

@@ -46,12 +46,34 @@ export function measuredRow(input: RowInput): BenchRow {
 }
 
 export function unavailableRow(section: string, hotPath: string, target: string, reason: string): BenchRow {
-  return { section, hotPath, measured: `not available: ${reason}`, reference: '—', ratio: '—', target, verdict: 'N/A', checks: [], reason, figures: {} };
+  return {
+    section,
+    hotPath,
+    measured: `not available: ${reason}`,
+    reference: '—',
+    ratio: '—',
+    target,
+    verdict: 'N/A',
+    checks: [],
+    reason,
+    figures: {},
+  };
 }
 
 export function failedRow(section: string, hotPath: string, target: string, err: unknown): BenchRow {
   const reason = (err as Error)?.message?.split('\n')[0] ?? String(err);
-  return { section, hotPath, measured: `failed: ${reason}`, reference: '—', ratio: '—', target, verdict: 'ERROR', checks: [], reason, figures: {} };
+  return {
+    section,
+    hotPath,
+    measured: `failed: ${reason}`,
+    reference: '—',
+    ratio: '—',
+    target,
+    verdict: 'ERROR',
+    checks: [],
+    reason,
+    figures: {},
+  };
 }
 
 /** Raised by a measurement when the piece it needs is not there; becomes an N/A row. */

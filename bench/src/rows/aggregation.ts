@@ -22,7 +22,8 @@ export async function loadRebuild(): Promise<Rebuild> {
 
 /** Statements that write the aggregate itself; the run log and build status are the job's bookkeeping. */
 const BOOKKEEPING = /\b(agg_run_log|agg_built_day|agg_watermark)\b/i;
-const isDataStatement = (q: CapturedQuery) => /\bagg_\w+/i.test(q.sql) && !BOOKKEEPING.test(q.sql) && /^\s*(insert|delete|replace|update)/i.test(q.sql);
+const isDataStatement = (q: CapturedQuery) =>
+  /\bagg_\w+/i.test(q.sql) && !BOOKKEEPING.test(q.sql) && /^\s*(insert|delete|replace|update)/i.test(q.sql);
 
 /** The same data statements in one transaction on one plain connection. */
 async function runDirect(pool: Pool, statements: readonly CapturedQuery[]): Promise<void> {
@@ -109,7 +110,11 @@ export const REBUILD_CONCURRENCY = 2;
  * one worker process (no queue in between): the time a full rerun takes. It also leaves the
  * aggregates the statistics read.
  */
-export async function rebuildAllDays(ctx: BenchContext, ds: MainDataset, rebuild: Rebuild): Promise<{ ms: number; jobs: number; rows: number }> {
+export async function rebuildAllDays(
+  ctx: BenchContext,
+  ds: MainDataset,
+  rebuild: Rebuild,
+): Promise<{ ms: number; jobs: number; rows: number }> {
   const jobs = eachDay(ds.firstDay, ds.lastDay).flatMap((day) => AGGREGATE_KINDS.map((kind) => ({ kind, day })));
   const start = process.hrtime.bigint();
   let rows = 0;

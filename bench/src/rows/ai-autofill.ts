@@ -34,7 +34,10 @@ export async function measureAiAutoFill(ctx: BenchContext, ds: MainDataset): Pro
       headers: { authorization: ctx.adminBearer, 'content-type': 'application/json' },
       body: JSON.stringify({ productName }),
     });
-    return { status: res.status, body: (await res.json().catch(() => undefined)) as { error?: boolean; payload?: { stdCtgNo?: string; brandNo?: string } } | undefined };
+    return {
+      status: res.status,
+      body: (await res.json().catch(() => undefined)) as { error?: boolean; payload?: { stdCtgNo?: string; brandNo?: string } } | undefined,
+    };
   };
   const probe = await call(names[0]!);
   if (probe.status === 404) throw new NotAvailable(`POST /api/bo${PATH} is not mounted yet (404)`);

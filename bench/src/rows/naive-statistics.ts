@@ -112,7 +112,7 @@ export function responseNetTotal(body: unknown): number | undefined {
     : Array.isArray((body as { payloads?: unknown })?.payloads)
       ? (body as { payloads: AmountRow[] }).payloads
       : undefined;
-  if (!rows) return net((body ?? {}));
+  if (!rows) return net(body ?? {});
   let total = 0;
   for (const r of rows) {
     const n = net(r);

@@ -28,8 +28,14 @@ function candidates(ds: MainDataset): { label: string; path: string }[] {
     { label: 'dashboard restock-notice status', path: '/v2/dashboard/goods/restock-notice-status' },
     { label: 'dashboard goods sale/stock status', path: '/v2/dashboard/goods/sale-stock-status' },
     { label: 'dashboard QnA status', path: '/v2/dashboard/goods/qna-answer-status' },
-    { label: 'payment-method list, one day', path: `/v1/statistics/payWayStatus/getPayWayStatusList?startDate=${day}&endDate=${day}&agrtGb=01` },
-    { label: 'supplier list, one supplier, one day', path: `/v1/statistics/enterpriseStatus/getEnterpriseStatusList?startDate=${day}&endDate=${day}&agrtGb=01&entrNo=${ds.samples.entrNo}` },
+    {
+      label: 'payment-method list, one day',
+      path: `/v1/statistics/payWayStatus/getPayWayStatusList?startDate=${day}&endDate=${day}&agrtGb=01`,
+    },
+    {
+      label: 'supplier list, one supplier, one day',
+      path: `/v1/statistics/enterpriseStatus/getEnterpriseStatusList?startDate=${day}&endDate=${day}&agrtGb=01&entrNo=${ds.samples.entrNo}`,
+    },
   ];
 }
 
@@ -78,7 +84,9 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
   try {
     const seconds = ctx.scale.overheadSeconds;
     const headers = { authorization: ctx.adminBearer };
-    ctx.log(`  overhead: "${cheapest.label}" (median ${ms(cheapest.medianMs)} of ${timed.length} candidates), ${seconds} s each, ${CONNECTIONS} connections`);
+    ctx.log(
+      `  overhead: "${cheapest.label}" (median ${ms(cheapest.medianMs)} of ${timed.length} candidates), ${seconds} s each, ${CONNECTIONS} connections`,
+    );
     // The smoke test (no warm-up) only proves the row is measured.
     const warm = ctx.scale.warmup ? { durationSeconds: WARMUP_SECONDS } : { amount: CONNECTIONS * 4 };
     await runLoad({ url: `${service.baseUrl}${cheapest.path}`, headers, connections: CONNECTIONS, ...warm });

@@ -17,7 +17,15 @@ const FLAT = 1.5;
 
 /** One case per report, unfiltered, over its widest range: where data volume shows first. */
 function scalingCases(ds: MainDataset): StatCase[] {
-  const wanted = new Set(['period list · 12 months', 'period list · 31 days', 'hourly list · one day', 'category list · 12 months', 'payment-method list · 12 months', 'goods list · 12 months', 'supplier list · 12 months']);
+  const wanted = new Set([
+    'period list · 12 months',
+    'period list · 31 days',
+    'hourly list · one day',
+    'category list · 12 months',
+    'payment-method list · 12 months',
+    'goods list · 12 months',
+    'supplier list · 12 months',
+  ]);
   return statisticsCases(ds.lastDay, ds.samples).filter((c) => c.filterLabel === 'no filter' && wanted.has(`${c.op.label} · ${c.range}`));
 }
 
@@ -38,7 +46,15 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
 
   for (const events of points) {
     const isMain = events === main.size.events;
-    const ds = isMain ? main : await prepareDataset(ctx.options, extraDatabase.scaling(ctx.options, events), scaledDataset(main.size, events), ctx.log, main.lastDay);
+    const ds = isMain
+      ? main
+      : await prepareDataset(
+          ctx.options,
+          extraDatabase.scaling(ctx.options, events),
+          scaledDataset(main.size, events),
+          ctx.log,
+          main.lastDay,
+        );
     let own: ChildService | undefined;
     try {
       if (!isAggregated(ds, AGGREGATE_KINDS)) {
@@ -49,14 +65,28 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
       if (isMain) service = await ctx.backoffice();
       else {
         const port = await freePort();
-        own = await spawnService({ name: `backoffice (${label(events)})`, script: 'services/backoffice/src/main.ts', env: ctx.backofficeEnv(ds.url, port), port, prefix: '/api/bo', healthPath: '/health' });
+        own = await spawnService({
+          name: `backoffice (${label(events)})`,
+          script: 'services/backoffice/src/main.ts',
+          env: ctx.backofficeEnv(ds.url, port),
+          port,
+          prefix: '/api/bo',
+          healthPath: '/health',
+        });
         service = own;
       }
       ctx.log(`  scaling: ${label(events)} events, ${cases.length} reports`);
       // The same requests on every point: the main data set's dates and filter values.
       for (const c of cases) {
         const call = httpCall(c, ctx.adminBearer);
-        const spec = { url: `${service.baseUrl}${call.path}`, method: call.method, headers: { authorization: call.auth }, ...(call.body !== undefined ? { body: call.body } : {}), connections: CLIENTS, maxSeconds: ctx.scale.caseSeconds };
+        const spec = {
+          url: `${service.baseUrl}${call.path}`,
+          method: call.method,
+          headers: { authorization: call.auth },
+          ...(call.body !== undefined ? { body: call.body } : {}),
+          connections: CLIENTS,
+          maxSeconds: ctx.scale.caseSeconds,
+        };
         if (ctx.scale.warmup) await runLoad({ ...spec, amount: CLIENTS });
         const r = await runLoad({ ...spec, amount: ctx.scale.statRequests });
         p95.get(caseTitle(c))!.push(failures(r) ? null : r.latency.p95);
@@ -76,12 +106,20 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
     return measuredRow({
       section: 'scaling',
       hotPath: `${c.op.label} · ${c.range} (p95)`,
-      measured: points.map((e, i) => `${label(e)}: ${series[i] === null || series[i] === undefined ? 'failed' : ms(series[i])}`).join(' · '),
+      measured: points
+        .map((e, i) => `${label(e)}: ${series[i] === null || series[i] === undefined ? 'failed' : ms(series[i])}`)
+        .join(' · '),
       reference: `same request on ${label(points[0]!)} events`,
       ratio: `${times(growth)} from ${label(points[0]!)} to ${label(points[points.length - 1]!)}`,
       target: `flat: ≤ ${FLAT}× growth`,
       checks: [{ label: `≤ ${FLAT}× growth`, ok: growth <= FLAT }],
-      figures: { family: c.op.family, growth: round(growth, 3), ...Object.fromEntries(points.map((e, i) => [`p95Ms_${e}`, series[i] === null || series[i] === undefined ? null : round(series[i])])) },
+      figures: {
+        family: c.op.family,
+        growth: round(growth, 3),
+        ...Object.fromEntries(
+          points.map((e, i) => [`p95Ms_${e}`, series[i] === null || series[i] === undefined ? null : round(series[i])]),
+        ),
+      },
     });
   });
 }

@@ -31,8 +31,17 @@ async function bareLoop(url: string, ops: readonly StaffOp[]): Promise<{ opsPerS
         const t = process.hrtime.bigint();
         const [res] =
           op.rsrvUseGbCd === '10'
-            ? await pool.query('UPDATE staff_dc_lim SET rmnd_amt = LEAST(lim_amt, rmnd_amt + ?), upd_dtm = ? WHERE mbr_no = ?', [op.ocurAmt, platformStamp(), op.mbrNo])
-            : await pool.query('UPDATE staff_dc_lim SET rmnd_amt = rmnd_amt - ?, upd_dtm = ? WHERE mbr_no = ? AND rmnd_amt >= ?', [op.ocurAmt, platformStamp(), op.mbrNo, op.ocurAmt]);
+            ? await pool.query('UPDATE staff_dc_lim SET rmnd_amt = LEAST(lim_amt, rmnd_amt + ?), upd_dtm = ? WHERE mbr_no = ?', [
+                op.ocurAmt,
+                platformStamp(),
+                op.mbrNo,
+              ])
+            : await pool.query('UPDATE staff_dc_lim SET rmnd_amt = rmnd_amt - ?, upd_dtm = ? WHERE mbr_no = ? AND rmnd_amt >= ?', [
+                op.ocurAmt,
+                platformStamp(),
+                op.mbrNo,
+                op.ocurAmt,
+              ]);
         if ((res as { affectedRows: number }).affectedRows) applied += 1;
         latencies.push(elapsedMs(t));
       }
@@ -57,10 +66,15 @@ interface HistRow {
  */
 async function brokenInvariants(knex: Knex, numbers: readonly string[], accepted: number, start: number): Promise<string[]> {
   const problems: string[] = [];
-  const limits: { mbr_no: string; lim_amt: number; rmnd_amt: number }[] = await knex('staff_dc_lim').whereIn('mbr_no', numbers).select('mbr_no', 'lim_amt', 'rmnd_amt');
+  const limits: { mbr_no: string; lim_amt: number; rmnd_amt: number }[] = await knex('staff_dc_lim')
+    .whereIn('mbr_no', numbers)
+    .select('mbr_no', 'lim_amt', 'rmnd_amt');
   const outOfRange = limits.filter((l) => l.rmnd_amt < 0 || l.rmnd_amt > l.lim_amt);
   if (outOfRange.length) problems.push(`${outOfRange.length} members outside [0, limit]`);
-  const hist: HistRow[] = await knex('staff_dc_lim_hist').whereIn('mbr_no', numbers).orderBy('hist_no').select('mbr_no', 'bef_rmnd_amt', 'aft_rmnd_amt');
+  const hist: HistRow[] = await knex('staff_dc_lim_hist')
+    .whereIn('mbr_no', numbers)
+    .orderBy('hist_no')
+    .select('mbr_no', 'bef_rmnd_amt', 'aft_rmnd_amt');
   if (hist.length !== accepted) problems.push(`${hist.length} history rows for ${accepted} accepted calls`);
   const last = new Map<string, number>();
   let breaks = 0;
@@ -81,7 +95,12 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
   const member = await spawnService({
     name: 'member',
     script: 'services/member/src/main.ts',
-    env: { MEMBER_DATABASE_URL: ctx.memberUrl, MEMBER_PORT: String(port), LOG_LEVEL: options.serviceLogLevel, REDIS_PREFIX: `${options.dbPrefix}-bench` },
+    env: {
+      MEMBER_DATABASE_URL: ctx.memberUrl,
+      MEMBER_PORT: String(port),
+      LOG_LEVEL: options.serviceLogLevel,
+      REDIS_PREFIX: `${options.dbPrefix}-bench`,
+    },
     port,
     prefix: '/api/member',
     healthPath: '/health',
@@ -89,7 +108,11 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
   try {
     const numbers = await ensureStaff(knex, scale.staffMembers);
     const ops = planStaffOps(options.seed, numbers, scale.staffOps);
-    const probe = await fetch(`${member.baseUrl}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ops[0]) });
+    const probe = await fetch(`${member.baseUrl}${PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ops[0]),
+    });
     if (probe.status === 404) throw new NotAvailable(`POST /api/member${PATH} is not mounted yet (404)`);
 
     await resetStaff(knex, numbers);

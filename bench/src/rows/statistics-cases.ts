@@ -18,17 +18,84 @@ export interface StatOperation {
 }
 
 export const STAT_OPERATIONS: readonly StatOperation[] = [
-  { operationId: 'getPeriodBasedStatusGraphData', label: 'period graph (POST v1)', family: 'period', method: 'POST', path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusGraphData' },
-  { operationId: 'getPeriodSalesStatusGraphData', label: 'period graph (GET v2)', family: 'period', method: 'GET', path: '/v2/statistics/period/sales-status/graph-data' },
-  { operationId: 'getPeriodBasedStatusList', label: 'period list', family: 'period', method: 'GET', path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusList' },
-  { operationId: 'getHourBasedStatusGraphData', label: 'hourly graph (POST v1)', family: 'hourly', method: 'POST', path: '/v1/statistics/hourBasedStatus/getHourBasedStatusGraphData' },
-  { operationId: 'getHourlySalesStatusGraphData', label: 'hourly graph (GET v2)', family: 'hourly', method: 'GET', path: '/v2/statistics/period/hourly/sales-status/graph-data' },
-  { operationId: 'getHourBasedStatusList', label: 'hourly list', family: 'hourly', method: 'GET', path: '/v1/statistics/hourBasedStatus/getHourBasedStatusList' },
-  { operationId: 'getCategorySalesStatusTop', label: 'category TOP-N (v2)', family: 'category', method: 'GET', path: '/v2/statistics/category/sales-status', topN: true },
-  { operationId: 'getCategoryStatusList', label: 'category list', family: 'category', method: 'GET', path: '/v1/statistics/categoryStatus/getCategoryStatusList' },
-  { operationId: 'getPayWayStatusList', label: 'payment-method list', family: 'payway', method: 'GET', path: '/v1/statistics/payWayStatus/getPayWayStatusList' },
-  { operationId: 'getGoodsStatusList', label: 'goods list', family: 'goods', method: 'GET', path: '/v1/statistics/goodsStatus/getGoodsStatusList' },
-  { operationId: 'getEnterpriseStatusList', label: 'supplier list', family: 'entr', method: 'GET', path: '/v1/statistics/enterpriseStatus/getEnterpriseStatusList' },
+  {
+    operationId: 'getPeriodBasedStatusGraphData',
+    label: 'period graph (POST v1)',
+    family: 'period',
+    method: 'POST',
+    path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusGraphData',
+  },
+  {
+    operationId: 'getPeriodSalesStatusGraphData',
+    label: 'period graph (GET v2)',
+    family: 'period',
+    method: 'GET',
+    path: '/v2/statistics/period/sales-status/graph-data',
+  },
+  {
+    operationId: 'getPeriodBasedStatusList',
+    label: 'period list',
+    family: 'period',
+    method: 'GET',
+    path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusList',
+  },
+  {
+    operationId: 'getHourBasedStatusGraphData',
+    label: 'hourly graph (POST v1)',
+    family: 'hourly',
+    method: 'POST',
+    path: '/v1/statistics/hourBasedStatus/getHourBasedStatusGraphData',
+  },
+  {
+    operationId: 'getHourlySalesStatusGraphData',
+    label: 'hourly graph (GET v2)',
+    family: 'hourly',
+    method: 'GET',
+    path: '/v2/statistics/period/hourly/sales-status/graph-data',
+  },
+  {
+    operationId: 'getHourBasedStatusList',
+    label: 'hourly list',
+    family: 'hourly',
+    method: 'GET',
+    path: '/v1/statistics/hourBasedStatus/getHourBasedStatusList',
+  },
+  {
+    operationId: 'getCategorySalesStatusTop',
+    label: 'category TOP-N (v2)',
+    family: 'category',
+    method: 'GET',
+    path: '/v2/statistics/category/sales-status',
+    topN: true,
+  },
+  {
+    operationId: 'getCategoryStatusList',
+    label: 'category list',
+    family: 'category',
+    method: 'GET',
+    path: '/v1/statistics/categoryStatus/getCategoryStatusList',
+  },
+  {
+    operationId: 'getPayWayStatusList',
+    label: 'payment-method list',
+    family: 'payway',
+    method: 'GET',
+    path: '/v1/statistics/payWayStatus/getPayWayStatusList',
+  },
+  {
+    operationId: 'getGoodsStatusList',
+    label: 'goods list',
+    family: 'goods',
+    method: 'GET',
+    path: '/v1/statistics/goodsStatus/getGoodsStatusList',
+  },
+  {
+    operationId: 'getEnterpriseStatusList',
+    label: 'supplier list',
+    family: 'entr',
+    method: 'GET',
+    path: '/v1/statistics/enterpriseStatus/getEnterpriseStatusList',
+  },
 ];
 
 /** p95 targets of the issue: period and hourly reports 150 ms, the other lists 50 ms. */
@@ -76,7 +143,11 @@ function filterFor(family: Family, s: Samples): { label: string; params: Record<
   }
 }
 
-function rangeParams(op: StatOperation, range: RangeKind, lastDay: string): { params: Record<string, string>; c: Omit<CaseConditions, 'agrtGb' | 'filter'> } {
+function rangeParams(
+  op: StatOperation,
+  range: RangeKind,
+  lastDay: string,
+): { params: Record<string, string>; c: Omit<CaseConditions, 'agrtGb' | 'filter'> } {
   if (op.family === 'hourly') {
     return {
       params: { targetDate: lastDay },

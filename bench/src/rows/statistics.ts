@@ -83,13 +83,24 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
 
   // One client alone: the like-for-like figure for the naive run, which also runs alone.
   const solo = await timeRuns(ctx.scale.warmup ? 2 : 1, async () => {
-    const res = await fetch(`${s.serviceUrl}${call.path}`, { method: call.method, headers: { authorization: call.auth, 'content-type': 'application/json' }, ...(call.body !== undefined ? { body: call.body } : {}) });
+    const res = await fetch(`${s.serviceUrl}${call.path}`, {
+      method: call.method,
+      headers: { authorization: call.auth, 'content-type': 'application/json' },
+      ...(call.body !== undefined ? { body: call.body } : {}),
+    });
     await res.arrayBuffer();
   });
   const soloMs = median(solo);
 
   const cap = ctx.scale.caseSeconds;
-  const load = { url: `${s.serviceUrl}${call.path}`, method: call.method, headers: { authorization: call.auth }, ...(call.body !== undefined ? { body: call.body } : {}), connections: CLIENTS, maxSeconds: cap };
+  const load = {
+    url: `${s.serviceUrl}${call.path}`,
+    method: call.method,
+    headers: { authorization: call.auth },
+    ...(call.body !== undefined ? { body: call.body } : {}),
+    connections: CLIENTS,
+    maxSeconds: cap,
+  };
   if (ctx.scale.warmup) await runLoad({ ...load, amount: CLIENTS });
   const http = await runLoad({ ...load, amount: ctx.scale.statRequests });
   // A report that collapses under load (timeouts, 500s) is a measured miss, not a broken row.
@@ -164,7 +175,15 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
 export async function measureStatistics(ctx: BenchContext, ds: MainDataset): Promise<Map<string, StatFigure>> {
   const service = await ctx.backoffice();
   const capture = await startCaptureApp(ds.url);
-  const shared: Shared = { ctx, ds, serviceUrl: service.baseUrl, capture, bare: createPool(ds.url, 10), naivePool: createLimitedPool(ds.url, ctx.scale.naiveLimitSeconds), naive: new Map() };
+  const shared: Shared = {
+    ctx,
+    ds,
+    serviceUrl: service.baseUrl,
+    capture,
+    bare: createPool(ds.url, 10),
+    naivePool: createLimitedPool(ds.url, ctx.scale.naiveLimitSeconds),
+    naive: new Map(),
+  };
   const figures = new Map<string, StatFigure>();
   const cases = statisticsCases(ds.lastDay, ds.samples);
   ctx.log(`  statistics: ${cases.length} cases × ${count(ctx.scale.statRequests)} requests, ${CLIENTS} clients`);

@@ -25,7 +25,13 @@ export const AggregateJobData = Type.Object(
     kind: Type.Union(AGGREGATE_KINDS.map((k) => Type.Literal(k))),
     day: DateString('the day to build'),
     hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23, description: 'inflow only: one hour of the day' })),
-    requestedBy: Type.Union([Type.Literal('schedule'), Type.Literal('dashboard'), Type.Literal('cli'), Type.Literal('reconcile'), Type.Literal('late-data')]),
+    requestedBy: Type.Union([
+      Type.Literal('schedule'),
+      Type.Literal('dashboard'),
+      Type.Literal('cli'),
+      Type.Literal('reconcile'),
+      Type.Literal('late-data'),
+    ]),
   },
   { $id: 'AggregateJobData' },
 );

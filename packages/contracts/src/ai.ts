@@ -121,9 +121,12 @@ export const AiGoodsAutoFillResponse = Type.Object(
 export type AiGoodsAutoFillResponse = Static<typeof AiGoodsAutoFillResponse>;
 export const AiGoodsAutoFillEnvelope = Envelope(AiGoodsAutoFillResponse, 'AiGoodsAutoFillEnvelope');
 
-export const SearchCodeOption = Type.Union(['st', 'in', 'eq', 'mt', 'rg'].map((v) => Type.Literal(v)), {
-  description: 'goods-number match mode: st starts with, in contains, eq equals, mt multiple, rg range',
-});
+export const SearchCodeOption = Type.Union(
+  ['st', 'in', 'eq', 'mt', 'rg'].map((v) => Type.Literal(v)),
+  {
+    description: 'goods-number match mode: st starts with, in contains, eq equals, mt multiple, rg range',
+  },
+);
 
 export const AiGoodsListRequest = Type.Object(
   {
@@ -159,9 +162,7 @@ export const AiGoodsListRequest = Type.Object(
     searchCodeTextList: Type.Optional(StringList('goods-number search texts (multiple)')),
     // int32: an unbounded page (1e309 reads as Infinity, 1e20 as an OFFSET MySQL cannot parse) is a validation error, not a 500.
     page: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, default: 1, description: 'page number, from 1' })),
-    pageSize: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'rows per page, at most 1,000' }),
-    ),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'rows per page, at most 1,000' })),
   },
   { $id: 'AiGoodsListRequest' },
 );

@@ -6,17 +6,12 @@ const EntrNo = Str('supplier number; a token with a supplier may only name its o
 const UserId = Str('user id whose category mappings count; another user than the caller: BO_ADMIN only', 50);
 const SiteNo = Str('site number', 10);
 
-export const SaleStockStatusRequest = Type.Object(
-  { entrNo: EntrNo, userId: UserId },
-  { $id: 'SaleStockStatusRequest' },
-);
+export const SaleStockStatusRequest = Type.Object({ entrNo: EntrNo, userId: UserId }, { $id: 'SaleStockStatusRequest' });
 export type SaleStockStatusRequest = Static<typeof SaleStockStatusRequest>;
 
 export const SaleStockStatus = Type.Object(
   {
-    goodsStatuses: Type.Array(
-      Type.Object({ saleStatCd: Type.String(), saleStatCdNm: Type.String(), cnt: Type.Integer() }),
-    ),
+    goodsStatuses: Type.Array(Type.Object({ saleStatCd: Type.String(), saleStatCdNm: Type.String(), cnt: Type.Integer() })),
     mdMatchedStdCtgCount: Type.Integer({ description: 'standard categories mapped to the user' }),
   },
   { $id: 'SaleStockStatus' },

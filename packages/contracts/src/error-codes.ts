@@ -25,7 +25,11 @@ export const ERRORS = {
   RATE_LIMITED: { code: '1429', message: 'Too many requests; try again after the time in Retry-After', httpStatus: 429 },
   INTERNAL: { code: '1500', message: 'An unexpected error occurred', httpStatus: 500 },
   UNAVAILABLE: { code: '1503', message: 'A dependency is unavailable; try again shortly', httpStatus: 503 },
-  REQUEST_TIMEOUT: { code: '1504', message: 'The request took longer than the server allows; try again shortly or ask for less', httpStatus: 504 },
+  REQUEST_TIMEOUT: {
+    code: '1504',
+    message: 'The request took longer than the server allows; try again shortly or ask for less',
+    httpStatus: 504,
+  },
   GOODS_NOT_FOUND: { code: '2001', message: 'No goods with this goods number', httpStatus: 404 },
   AI_TIMEOUT: { code: '2101', message: 'The AI provider did not answer in time', httpStatus: 504 },
   AI_PROVIDER_FAILED: { code: '2102', message: 'The AI provider failed', httpStatus: 502 },

@@ -47,9 +47,9 @@ function operationObject(op: OperationSpec, components: Record<string, Json>): J
         name,
         in: 'query',
         required: required.has(name),
-        description: (schema).description,
+        description: schema.description,
         schema: s,
-        ...((schema).type === 'array' ? { style: 'form', explode: true } : {}),
+        ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
       });
     }
   }
@@ -57,12 +57,21 @@ function operationObject(op: OperationSpec, components: Record<string, Json>): J
     parameters.push({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string' } });
   }
   if (op.auth === 'internal') {
-    parameters.push({ name: 'Authorization', in: 'header', required: false, description: 'Access Token (required when the service is configured with MEMBER_ACCESS_TOKEN)', schema: { type: 'string' } });
+    parameters.push({
+      name: 'Authorization',
+      in: 'header',
+      required: false,
+      description: 'Access Token (required when the service is configured with MEMBER_ACCESS_TOKEN)',
+      schema: { type: 'string' },
+    });
   }
 
   const ok =
     op.response === 'excel'
-      ? { description: 'Excel workbook (.xlsx), all rows, no paging', content: { [XLSX]: { schema: { type: 'string', format: 'binary' } } } }
+      ? {
+          description: 'Excel workbook (.xlsx), all rows, no paging',
+          content: { [XLSX]: { schema: { type: 'string', format: 'binary' } } },
+        }
       : op.response === 'empty'
         ? { description: 'Applied (no body)' }
         : { description: 'OK', content: { '*/*': { schema: componentise(op.response, components) } } };
@@ -81,9 +90,7 @@ function operationObject(op: OperationSpec, components: Record<string, Json>): J
     tags: [op.tag],
     ...(op.deprecated ? { deprecated: true, description: `Deprecated: use ${op.deprecated.successor}.` } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: componentise(op.body, components) } } } }
-      : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: componentise(op.body, components) } } } } : {}),
     responses,
     ...(op.auth === 'bearer' ? { security: [{ accessToken: [] }] } : {}),
   };
@@ -104,9 +111,7 @@ export function buildOpenApiDocument(service: ServiceName, version = '2.0.0'): J
     paths,
     components: {
       schemas: components,
-      ...(service === 'backoffice'
-        ? { securitySchemes: { accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }
-        : {}),
+      ...(service === 'backoffice' ? { securitySchemes: { accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } : {}),
     },
   };
 }

@@ -18,7 +18,11 @@ const EntrNo = Cond('supplier number; a token with a supplier may only name its 
 const GoodsNo = Cond('goods number', 20);
 const SiteNo = Cond('site number', 10);
 const FileName = Type.Optional(
-  Type.String({ minLength: 1, maxLength: 200, description: 'Excel file name (.xlsx is added when missing); default <report>-<yyyyMMdd>.xlsx' }),
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Excel file name (.xlsx is added when missing); default <report>-<yyyyMMdd>.xlsx',
+  }),
 );
 
 const commonFilters = {

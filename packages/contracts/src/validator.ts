@@ -7,7 +7,8 @@ const Ajv = AjvModule.default;
 const addFormats = addFormatsModule.default;
 export type Ajv = InstanceType<typeof Ajv>;
 
-const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+const LOCAL_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
 
 /** True for a real calendar day: `Date.parse` rolls 2026-02-30 over to March instead of refusing it. */
 const isCalendarDay = (year: number, month: number, day: number): boolean =>
@@ -49,7 +50,9 @@ export interface FieldError {
 }
 
 /** ajv errors as `{field, message}` with the field named the way the client sent it. */
-export function toFieldErrors(errors: readonly { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[]): FieldError[] {
+export function toFieldErrors(
+  errors: readonly { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[],
+): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const e of errors) {

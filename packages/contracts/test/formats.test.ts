@@ -17,15 +17,18 @@ describe('contracts formats', () => {
     });
 
     it('when the day does not exist (2026-02-30, 2025-02-29, 2026-04-31), then it is refused', () => {
-      for (const day of ['2026-02-30', '2025-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00']) expect(isDate(day), day).to.equal(false);
+      for (const day of ['2026-02-30', '2025-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00'])
+        expect(isDate(day), day).to.equal(false);
     });
 
     it('when the text is not exactly yyyy-MM-dd, then it is refused', () => {
-      for (const day of ['2026-2-3', '20260203', '2026/02/03', '2026-02-03T00:00:00', ' 2026-02-03', '']) expect(isDate(day), day).to.equal(false);
+      for (const day of ['2026-2-3', '20260203', '2026/02/03', '2026-02-03T00:00:00', ' 2026-02-03', ''])
+        expect(isDate(day), day).to.equal(false);
     });
 
     it('when the year is outside 1900–2999 (where day arithmetic on the text stops comparing right), then it is refused', () => {
-      for (const day of ['0000-01-01', '0999-12-31', '1000-01-01', '1899-12-31', '3000-01-01', '9999-12-31']) expect(isDate(day), day).to.equal(false);
+      for (const day of ['0000-01-01', '0999-12-31', '1000-01-01', '1899-12-31', '3000-01-01', '9999-12-31'])
+        expect(isDate(day), day).to.equal(false);
       for (const day of ['1900-01-01', '2999-12-31']) expect(isDate(day), day).to.equal(true);
     });
   });
@@ -50,19 +53,37 @@ describe('contracts formats', () => {
     const isDateTime = check(DateTimeString());
 
     it('when the text is a real local or ISO date-time, then it is accepted', () => {
-      for (const t of ['2026-05-01 10:00:00', '2026-05-01T10:00:00', '2026-05-01T10:00', '2026-05-01T23:59:59.123Z', '2026-05-01T10:00:00+09:00', '2026-05-01'])
+      for (const t of [
+        '2026-05-01 10:00:00',
+        '2026-05-01T10:00:00',
+        '2026-05-01T10:00',
+        '2026-05-01T23:59:59.123Z',
+        '2026-05-01T10:00:00+09:00',
+        '2026-05-01',
+      ])
         expect(isDateTime(t), t).to.equal(true);
     });
 
     it('when the day or the time does not exist, then it is refused', () => {
-      for (const t of ['2026-02-30 10:00:00', '2026-04-31T00:00:00', '2026-05-01 24:00:00', '2026-05-01 10:60:00', '2026-05-01 10:00:61', '2026-05-01 1:00:00', 'yesterday'])
+      for (const t of [
+        '2026-02-30 10:00:00',
+        '2026-04-31T00:00:00',
+        '2026-05-01 24:00:00',
+        '2026-05-01 10:60:00',
+        '2026-05-01 10:00:61',
+        '2026-05-01 1:00:00',
+        'yesterday',
+      ])
         expect(isDateTime(t), t).to.equal(false);
     });
   });
 
   describe('query coercion', () => {
     it('when query text is validated with coercion, then integers become numbers and a single value becomes a list', () => {
-      const validate = compileValidator<{ n: number; list: string[] }>(createAjv({ coerce: true }), Type.Object({ n: Type.Integer(), list: StringList('codes') }));
+      const validate = compileValidator<{ n: number; list: string[] }>(
+        createAjv({ coerce: true }),
+        Type.Object({ n: Type.Integer(), list: StringList('codes') }),
+      );
       const result = validate({ n: '42', list: 'a' });
       expect(result).to.deep.equal({ ok: true, value: { n: 42, list: ['a'] } });
     });

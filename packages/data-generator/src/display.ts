@@ -2,9 +2,21 @@ import type { GeneratedGoods } from './goods.ts';
 import type { Plan } from './plan.ts';
 import { createRandom } from './random.ts';
 
-export interface DispCtgGoodsRow { disp_ctg_no: string; goods_no: string }
-export interface MkdpRow { mkdp_no: string; mkdp_nm: string; bref_desc: string | null; intro_conts: string | null }
-export interface MkdpDivobjGoodsRow { mkdp_no: string; divobj_nm: string; goods_no: string }
+export interface DispCtgGoodsRow {
+  disp_ctg_no: string;
+  goods_no: string;
+}
+export interface MkdpRow {
+  mkdp_no: string;
+  mkdp_nm: string;
+  bref_desc: string | null;
+  intro_conts: string | null;
+}
+export interface MkdpDivobjGoodsRow {
+  mkdp_no: string;
+  divobj_nm: string;
+  goods_no: string;
+}
 
 export interface DisplayRows {
   disp_ctg_goods: DispCtgGoodsRow[];
@@ -58,4 +70,3 @@ export function buildDisplay(plan: Plan, goods: readonly GeneratedGoods[]): Disp
   });
   return { disp_ctg_goods, mkdp, mkdp_divobj_goods };
 }
-

@@ -24,15 +24,16 @@ function specSheet(g: GeneratedGoods, random: Random): string[] {
       `제조사: ${r.mfco_nm ?? '상세페이지 참조'} / 원산지: ${r.home_nm ?? '상세페이지 참조'}`,
       `${g.leaf.leafName} 제품으로 ${random.pick(traits.lines)} 라인의 대표 모델입니다.`,
     ].join('\n'),
-    [
-      '1. 소재 및 구성',
-      material ? `주요 소재는 ${material}입니다.` : '소재 정보는 아래 사양표를 따릅니다.',
-      '사양표:',
-      attributes,
-    ].join('\n'),
+    ['1. 소재 및 구성', material ? `주요 소재는 ${material}입니다.` : '소재 정보는 아래 사양표를 따릅니다.', '사양표:', attributes].join(
+      '\n',
+    ),
     [
       '2. 사이즈 및 규격',
-      valueOf(g, 'SIZE') ? `표기 사이즈: ${valueOf(g, 'SIZE')}` : valueOf(g, 'DIMENSION') ? `크기: ${valueOf(g, 'DIMENSION')}` : `용량/중량: ${valueOf(g, 'CAPACITY') ?? valueOf(g, 'WEIGHT') ?? '제품 표기 참조'}`,
+      valueOf(g, 'SIZE')
+        ? `표기 사이즈: ${valueOf(g, 'SIZE')}`
+        : valueOf(g, 'DIMENSION')
+          ? `크기: ${valueOf(g, 'DIMENSION')}`
+          : `용량/중량: ${valueOf(g, 'CAPACITY') ?? valueOf(g, 'WEIGHT') ?? '제품 표기 참조'}`,
       traits.sizeNote,
     ].join('\n'),
     [

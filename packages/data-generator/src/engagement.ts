@@ -8,14 +8,39 @@ import { createRandom, cumulative, drawCumulative, type Random } from './random.
 import { tsv, type RowSink } from './row-sink.ts';
 import { drawSecond, hms, SHOPPING_HOURS } from './time-of-day.ts';
 
-export const REVIEW_COLUMNS = ['rev_no', 'goods_no', 'site_no', 'mbr_no', 'star_score', 'rev_cont', 'reg_dtm', 'del_yn', 'rev_disp_stat_cd'] as const;
+export const REVIEW_COLUMNS = [
+  'rev_no',
+  'goods_no',
+  'site_no',
+  'mbr_no',
+  'star_score',
+  'rev_cont',
+  'reg_dtm',
+  'del_yn',
+  'rev_disp_stat_cd',
+] as const;
 export const RESTOCK_COLUMNS = ['req_no', 'goods_no', 'site_no', 'mbr_no', 'req_dtm', 'noti_yn'] as const;
 export const QNA_COLUMNS = [
-  'quest_no', 'site_no', 'mbr_no', 'goods_no', 'entr_no', 'quest_typ_cd', 'quest_title', 'quest_cont', 'quest_dtm', 'proc_stat_cd', 'proc_stat_dtm',
+  'quest_no',
+  'site_no',
+  'mbr_no',
+  'goods_no',
+  'entr_no',
+  'quest_typ_cd',
+  'quest_title',
+  'quest_cont',
+  'quest_dtm',
+  'proc_stat_cd',
+  'proc_stat_dtm',
 ] as const;
 
 const REVIEW_TEXT: Record<number, readonly string[]> = {
-  5: ['정말 만족합니다. 재구매 의사 있어요!', '배송도 빠르고 품질이 기대 이상이에요.', '가격 대비 최고입니다. 주변에도 추천했어요.', '색상이 사진과 똑같고 마감도 훌륭해요.'],
+  5: [
+    '정말 만족합니다. 재구매 의사 있어요!',
+    '배송도 빠르고 품질이 기대 이상이에요.',
+    '가격 대비 최고입니다. 주변에도 추천했어요.',
+    '색상이 사진과 똑같고 마감도 훌륭해요.',
+  ],
   4: ['전반적으로 만족해요. 배송이 조금 늦었어요.', '품질은 좋은데 포장이 아쉬웠어요.', '생각보다 괜찮아요. 잘 쓰고 있습니다.'],
   3: ['보통이에요. 가격만큼 하는 것 같아요.', '사진과 약간 달라요. 쓸만은 합니다.', '무난합니다.'],
   2: ['기대보다 별로예요. 마감이 아쉬워요.', '사이즈가 잘 안 맞네요. 교환하려고요.', '배송 중 상자가 찌그러져 왔어요.'],
@@ -26,10 +51,26 @@ const DISPLAY_STATES = ['20', '10', '30'];
 const DISPLAY_WEIGHTS = [85, 10, 5];
 
 const QNA_TEXT: Record<string, readonly (readonly [string, string])[]> = {
-  '10': [['사이즈 문의', '평소 M 사이즈를 입는데 어떤 사이즈가 맞을까요?'], ['소재 문의', '세탁기 사용이 가능한 소재인가요?'], ['정품 여부', '정품 맞나요? 보증서가 동봉되나요?'], ['구성품 문의', '구성품에 충전기가 포함되어 있나요?']],
-  '20': [['배송 언제 되나요?', '주문한 지 3일이 지났는데 아직 출고 전이에요.'], ['도서산간 배송', '제주도도 배송 가능한가요? 추가 배송비가 있나요?'], ['묶음 배송', '다른 상품과 묶음 배송 되나요?']],
-  '30': [['교환 요청', '사이즈가 작아서 교환하고 싶어요.'], ['반품 문의', '단순 변심 반품 시 배송비는 얼마인가요?'], ['불량 교환', '받은 제품에 흠집이 있어 교환 요청드립니다.']],
-  '40': [['재입고 문의', '품절된 색상은 언제 재입고되나요?'], ['대량 구매', '회사 단체 구매 시 할인이 가능한가요?']],
+  '10': [
+    ['사이즈 문의', '평소 M 사이즈를 입는데 어떤 사이즈가 맞을까요?'],
+    ['소재 문의', '세탁기 사용이 가능한 소재인가요?'],
+    ['정품 여부', '정품 맞나요? 보증서가 동봉되나요?'],
+    ['구성품 문의', '구성품에 충전기가 포함되어 있나요?'],
+  ],
+  '20': [
+    ['배송 언제 되나요?', '주문한 지 3일이 지났는데 아직 출고 전이에요.'],
+    ['도서산간 배송', '제주도도 배송 가능한가요? 추가 배송비가 있나요?'],
+    ['묶음 배송', '다른 상품과 묶음 배송 되나요?'],
+  ],
+  '30': [
+    ['교환 요청', '사이즈가 작아서 교환하고 싶어요.'],
+    ['반품 문의', '단순 변심 반품 시 배송비는 얼마인가요?'],
+    ['불량 교환', '받은 제품에 흠집이 있어 교환 요청드립니다.'],
+  ],
+  '40': [
+    ['재입고 문의', '품절된 색상은 언제 재입고되나요?'],
+    ['대량 구매', '회사 단체 구매 시 할인이 가능한가요?'],
+  ],
 };
 
 interface TimedLine {
@@ -68,8 +109,16 @@ export async function generateReviews(plan: Plan, goods: readonly GeneratedGoods
   const count = Math.max(40, Math.round(orders * 0.03));
   // [star, del_yn, display state, recent]
   const coverage: readonly (readonly [number, string, string, boolean])[] = [
-    [5, 'N', '20', true], [4, 'N', '20', true], [3, 'N', '20', true], [2, 'N', '20', true], [1, 'N', '20', true],
-    [5, 'Y', '20', true], [4, 'N', '10', true], [1, 'N', '30', true], [5, 'N', '20', false], [2, 'N', '20', false],
+    [5, 'N', '20', true],
+    [4, 'N', '20', true],
+    [3, 'N', '20', true],
+    [2, 'N', '20', true],
+    [1, 'N', '20', true],
+    [5, 'Y', '20', true],
+    [4, 'N', '10', true],
+    [1, 'N', '30', true],
+    [5, 'N', '20', false],
+    [2, 'N', '20', false],
   ];
   const lines: TimedLine[] = [];
   for (let i = 0; i < count; i++) {
@@ -109,7 +158,11 @@ export async function generateRestockRequests(plan: Plan, goods: readonly Genera
       const day = random.int(0, plan.days - 1);
       const sec = clamp(day, drawSecond(SHOPPING_HOURS, random.next));
       const site = SITES[random.weighted([45, 45, 10])]!.site_no;
-      lines.push({ day, sec, text: `${g.row.goods_no}\t${site}\t${memberNumber(random.int(1, plan.members))}\t@DTM@\t${waiting ? 'N' : 'Y'}` });
+      lines.push({
+        day,
+        sec,
+        text: `${g.row.goods_no}\t${site}\t${memberNumber(random.int(1, plan.members))}\t@DTM@\t${waiting ? 'N' : 'Y'}`,
+      });
     }
   });
   await writeInTimeOrder(sink, lines, plan.start);
@@ -137,7 +190,12 @@ export async function generateQuestions(plan: Plan, goods: readonly GeneratedGoo
     const [title, cont] = random.pick(QNA_TEXT[typ] ?? QNA_TEXT['40']!);
     // Skewed to the end of the period: questions pile up recently. The first two cover an
     // awaiting and an answered question.
-    const day = i === 0 ? plan.days - 1 : i === 1 ? Math.max(0, plan.days - 3) : Math.min(plan.days - 1, Math.floor(plan.days * Math.sqrt(random.next())));
+    const day =
+      i === 0
+        ? plan.days - 1
+        : i === 1
+          ? Math.max(0, plan.days - 3)
+          : Math.min(plan.days - 1, Math.floor(plan.days * Math.sqrt(random.next())));
     const sec = clamp(day, drawSecond(SHOPPING_HOURS, random.next));
     const recent = day >= plan.days - 3;
     const answered = i === 0 ? false : i === 1 ? true : !random.chance(recent ? 0.6 : 0.08);
@@ -156,4 +214,3 @@ export async function generateQuestions(plan: Plan, goods: readonly GeneratedGoo
   await writeInTimeOrder(sink, lines, plan.start);
   return count;
 }
-

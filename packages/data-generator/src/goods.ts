@@ -81,7 +81,10 @@ export function goodsNumber(index: number, count: number): string {
 }
 
 function modelCode(brand: BrandInfo | null, random: Random): string {
-  const letters = (brand?.row.brand_eng_nm ?? 'GEN').replace(/[^A-Z]/g, '').padEnd(2, 'X').slice(0, 2);
+  const letters = (brand?.row.brand_eng_nm ?? 'GEN')
+    .replace(/[^A-Z]/g, '')
+    .padEnd(2, 'X')
+    .slice(0, 2);
   return `${letters}-${random.int(22, 25)}${random.pick(['S', 'F', 'W', 'A', 'P', ''])}${random.int(100, 999)}${random.pick(['', 'A', 'B', 'K'])}`;
 }
 
@@ -99,14 +102,24 @@ function pickBrand(catalog: Catalog, leaf: LeafInfo, random: Random): BrandInfo 
   return candidates[random.weighted(candidates.map((b) => (b.known ? 3 : 1)))]!;
 }
 
-function buildOne(catalog: Catalog, index: number, count: number, status: GeneratedGoods['dashboardStatus'], period: { start: string; end: string; days: number }, random: Random): GeneratedGoods {
+function buildOne(
+  catalog: Catalog,
+  index: number,
+  count: number,
+  status: GeneratedGoods['dashboardStatus'],
+  period: { start: string; end: string; days: number },
+  random: Random,
+): GeneratedGoods {
   const leaf = random.pick(catalog.leaves);
   const brand = pickBrand(catalog, leaf, random);
   const traits = PROFILE_TRAITS[leaf.profile];
   const goods_no = goodsNumber(index, count);
   const line = random.pick(traits.lines);
   const attributeValues = leaf.attributes.map((def) => ({ def, value: random.pick(def.values) }));
-  const nameAttrs = attributeValues.filter((a) => NAME_ATTRIBUTES.has(a.def.attCd)).slice(0, 2).map((a) => (a.def.attCd === 'WEIGHT' && leaf.profile === 'food' ? `${a.value}g` : a.value));
+  const nameAttrs = attributeValues
+    .filter((a) => NAME_ATTRIBUTES.has(a.def.attCd))
+    .slice(0, 2)
+    .map((a) => (a.def.attCd === 'WEIGHT' && leaf.profile === 'food' ? `${a.value}g` : a.value));
   const model = modelCode(brand, random);
   const goods_nm = [brand?.row.brand_nm, line, leaf.leafName, model, ...nameAttrs].filter(Boolean).join(' ');
   const entr_no = brand && random.chance(0.6) ? brand.homeEntrNo : random.pick(catalog.masters.entr).entr_no;
@@ -159,10 +172,11 @@ function buildOne(catalog: Catalog, index: number, count: number, status: Genera
     frgn_dir_pur_goods_yn: imported && random.chance(0.08) ? 'Y' : 'N',
     sch_kwd_nm: random.chance(0.1) ? null : keywords.join(','),
     seo_title_nm: thinSeo ? null : `${goods_nm} | ${leaf.groupName} 최저가`,
-    seo_desc: thinSeo || random.chance(0.1) ? null : `${brand?.row.brand_nm ?? ''} ${leaf.leafName} ${line} 라인. ${traits.sizeNote}`.trim(),
+    seo_desc:
+      thinSeo || random.chance(0.1) ? null : `${brand?.row.brand_nm ?? ''} ${leaf.leafName} ${line} 라인. ${traits.sizeNote}`.trim(),
     seo_kwd_nm: thinSeo ? null : keywords.slice(0, 4).join(','),
     modl_nm: random.chance(0.08) ? null : model,
-    mfco_nm: brand ? (imported ? brand.row.brand_eng_nm ?? brand.row.brand_nm : brand.row.brand_nm) : random.chance(0.5) ? entrNm : null,
+    mfco_nm: brand ? (imported ? (brand.row.brand_eng_nm ?? brand.row.brand_nm) : brand.row.brand_nm) : random.chance(0.5) ? entrNm : null,
     home_nm: brand ? brand.seed.home : random.pick(['대한민국', '중국', '베트남']),
     salemn_nm: entrNm,
     incom_nm: imported ? entrNm : null,
@@ -185,7 +199,12 @@ function buildOne(catalog: Catalog, index: number, count: number, status: Genera
 }
 
 /** `count` goods over the catalog, every sale status present, popularity Zipf-like. */
-export function buildGoods(catalog: Catalog, count: number, period: { start: string; end: string; days: number }, random: Random): GeneratedGoods[] {
+export function buildGoods(
+  catalog: Catalog,
+  count: number,
+  period: { start: string; end: string; days: number },
+  random: Random,
+): GeneratedGoods[] {
   const weights = STATUS_WEIGHTS.map(([, w]) => w);
   const goods: GeneratedGoods[] = [];
   for (let i = 0; i < count; i++) {

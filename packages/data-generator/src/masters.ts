@@ -21,10 +21,24 @@ import {
 } from './category-tree.ts';
 import { createRandom, type Random } from './random.ts';
 
-export interface SiteRow { site_no: string; site_nm: string }
-export interface EntrRow { entr_no: string; entr_nm: string }
-export interface BrandRow { brand_no: string; brand_nm: string; brand_eng_nm: string | null; use_yn: 'Y' | 'N' }
-export interface BrandAliasRow { brand_no: string; alias_nm: string }
+export interface SiteRow {
+  site_no: string;
+  site_nm: string;
+}
+export interface EntrRow {
+  entr_no: string;
+  entr_nm: string;
+}
+export interface BrandRow {
+  brand_no: string;
+  brand_nm: string;
+  brand_eng_nm: string | null;
+  use_yn: 'Y' | 'N';
+}
+export interface BrandAliasRow {
+  brand_no: string;
+  alias_nm: string;
+}
 export interface StdCtgRow {
   std_ctg_no: string;
   upr_std_ctg_no: string | null;
@@ -39,11 +53,36 @@ export interface StdCtgRow {
   sz_gde_reg_meth_cd: string | null;
   sz_gde_cd: string | null;
 }
-export interface StdCtgAttRow { std_ctg_no: string; att_cd: string; att_nm: string; att_val_typ_cd: string; disp_seq: number }
-export interface GoodsNotiItemRow { goods_noti_lisart_cd: string; goods_noti_item_cd: string; noti_item_nm: string; disp_seq: number }
-export interface CmCdRow { grp_cd: string; cd: string; cd_nm: string; sort_seq: number; use_yn: 'Y' | 'N' }
-export interface BoUserRow { user_id: string; user_nm: string; work_grp_cd: string; entr_no: string | null }
-export interface MdStdCtgRow { user_id: string; std_ctg_no: string }
+export interface StdCtgAttRow {
+  std_ctg_no: string;
+  att_cd: string;
+  att_nm: string;
+  att_val_typ_cd: string;
+  disp_seq: number;
+}
+export interface GoodsNotiItemRow {
+  goods_noti_lisart_cd: string;
+  goods_noti_item_cd: string;
+  noti_item_nm: string;
+  disp_seq: number;
+}
+export interface CmCdRow {
+  grp_cd: string;
+  cd: string;
+  cd_nm: string;
+  sort_seq: number;
+  use_yn: 'Y' | 'N';
+}
+export interface BoUserRow {
+  user_id: string;
+  user_nm: string;
+  work_grp_cd: string;
+  entr_no: string | null;
+}
+export interface MdStdCtgRow {
+  user_id: string;
+  std_ctg_no: string;
+}
 
 /** Rows of every master table, in insertion order (parents before children). */
 export interface Masters {
@@ -247,10 +286,20 @@ function buildUsers(random: Random, suppliers: EntrRow[]): BoUserRow[] {
   }
   for (const s of suppliers) {
     const n = Number(s.entr_no.slice(1));
-    users.push({ user_id: `entr${pad(n, 4)}`, user_nm: `${personName(random)}(${s.entr_nm})`, work_grp_cd: WORK_GROUPS.SUPPLIER, entr_no: s.entr_no });
+    users.push({
+      user_id: `entr${pad(n, 4)}`,
+      user_nm: `${personName(random)}(${s.entr_nm})`,
+      work_grp_cd: WORK_GROUPS.SUPPLIER,
+      entr_no: s.entr_no,
+    });
     // Some suppliers have a second account; both see the same supplier's data.
     if (n % 10 === 1) {
-      users.push({ user_id: `entr${pad(n, 4)}b`, user_nm: `${personName(random)}(${s.entr_nm})`, work_grp_cd: WORK_GROUPS.SUPPLIER, entr_no: s.entr_no });
+      users.push({
+        user_id: `entr${pad(n, 4)}b`,
+        user_nm: `${personName(random)}(${s.entr_nm})`,
+        work_grp_cd: WORK_GROUPS.SUPPLIER,
+        entr_no: s.entr_no,
+      });
     }
   }
   return users;

@@ -40,7 +40,15 @@ export async function generateMembers(plan: Plan, sinks: { mbr: RowSink; staffLi
       if (c !== 'no-limit-row') {
         const lim = random.pick(LIMITS);
         const rmnd =
-          c === 'full' ? lim : c === 'empty' ? 0 : random.chance(0.1) ? 0 : random.chance(0.15) ? lim : Math.round((lim * random.next()) / 1000) * 1000;
+          c === 'full'
+            ? lim
+            : c === 'empty'
+              ? 0
+              : random.chance(0.1)
+                ? 0
+                : random.chance(0.15)
+                  ? lim
+                  : Math.round((lim * random.next()) / 1000) * 1000;
         const day = random.int(0, plan.days - 1);
         const sec = random.int(0, day === plan.days - 1 ? lastSecondOfLastDay(plan) : 86_399);
         const upd = `${addDays(plan.start, day)} ${hms(sec)}`;

@@ -11,7 +11,18 @@ import { drawSecond, hms, OFFICE_HOURS, SHOPPING_HOURS } from './time-of-day.ts'
 export const ORD_COLUMNS = ['ord_no', 'site_no', 'mbr_no', 'ord_dtm', 'pay_way_cd'] as const;
 /** Column order of the generated lines (number and time first: they are known only when the day is written). */
 export const EVT_COLUMNS = [
-  'evt_no', 'evt_dtm', 'ord_no', 'ord_goods_seq', 'site_no', 'goods_no', 'agrt_gb_cd', 'evt_gb_cd', 'qty', 'amt', 'dc_amt_2nd', 'dc_amt_3rd',
+  'evt_no',
+  'evt_dtm',
+  'ord_no',
+  'ord_goods_seq',
+  'site_no',
+  'goods_no',
+  'agrt_gb_cd',
+  'evt_gb_cd',
+  'qty',
+  'amt',
+  'dc_amt_2nd',
+  'dc_amt_3rd',
 ] as const;
 export const INFLOW_COLUMNS = ['log_no', 'goods_no', 'site_no', 'inflow_dtm'] as const;
 
@@ -70,7 +81,12 @@ const ORDER_BITS = 2 ** 26;
  * own day is written and sorted by time there, so `evt_no` rises with `evt_dtm` as on the
  * platform. Returns the number of orders written.
  */
-export async function generateOrders(plan: Plan, goods: readonly GeneratedGoods[], sinks: ActivitySinks, onDay: (dayIndex: number) => void): Promise<{ orders: number }> {
+export async function generateOrders(
+  plan: Plan,
+  goods: readonly GeneratedGoods[],
+  sinks: ActivitySinks,
+  onDay: (dayIndex: number) => void,
+): Promise<{ orders: number }> {
   const random = createRandom(plan.seed).fork(20);
   const views = createRandom(plan.seed).fork(21);
   const next = random.next;
@@ -180,7 +196,11 @@ export async function generateOrders(plan: Plan, goods: readonly GeneratedGoods[
           if (forcedReturn || next() < P_RETURN) {
             const rq = remaining > 1 && next() < P_PARTIAL ? 1 + Math.floor(next() * (remaining - 1)) : remaining;
             const rDay = sDay + 2 + Math.floor(next() * 9);
-            emit(rDay, drawSecond(OFFICE_HOURS, next), `${base}02\t20\t${rq}\t${price * rq}\t${Math.floor((s2 * rq) / remaining)}\t${Math.floor((s3 * rq) / remaining)}`);
+            emit(
+              rDay,
+              drawSecond(OFFICE_HOURS, next),
+              `${base}02\t20\t${rq}\t${price * rq}\t${Math.floor((s2 * rq) / remaining)}\t${Math.floor((s3 * rq) / remaining)}`,
+            );
           }
         }
       }

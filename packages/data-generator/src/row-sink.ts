@@ -20,7 +20,9 @@ export type LoadMethod = 'load-data' | 'insert';
 export function tsv(value: string | number | null): string {
   if (value === null) return '\\N';
   if (typeof value === 'number') return String(value);
-  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : value;
+  return /[\\\t\n\r]/.test(value)
+    ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+    : value;
 }
 
 const BUFFER_CHARS = 1 << 18;
@@ -33,7 +35,10 @@ const SOCKET_BACKLOG = 8 << 20;
 interface RawConnection {
   /** The socket to the server. */
   stream: NodeJS.WritableStream & { writableLength: number };
-  query(options: { sql: string; infileStreamFactory?: () => NodeJS.ReadableStream }, callback: (err: Error | null, result: { affectedRows: number }) => void): void;
+  query(
+    options: { sql: string; infileStreamFactory?: () => NodeJS.ReadableStream },
+    callback: (err: Error | null, result: { affectedRows: number }) => void,
+  ): void;
 }
 interface KnexClient {
   acquireConnection(): Promise<RawConnection>;
@@ -124,7 +129,9 @@ class LoadDataSink implements RowSink {
 /** SQL literal of one TSV field. */
 function sqlLiteral(field: string): string {
   if (field === '\\N') return 'NULL';
-  const text = field.includes('\\') ? field.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : field;
+  const text = field.includes('\\')
+    ? field.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c))
+    : field;
   return `'${text.replace(/[\\'\0\n\r\x1a]/g, (c) => (c === '\0' ? '\\0' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\x1a' ? '\\Z' : `\\${c}`))}'`;
 }
 

@@ -13,9 +13,27 @@ import { withoutScatteredIndexes } from './secondary-indexes.ts';
 
 /** Source tables of the bo database (DATA-MODEL.md section 2), parents first. */
 export const BO_SOURCE_TABLES = [
-  'site', 'entr', 'brand', 'brand_alias', 'std_ctg', 'std_ctg_att', 'goods_noti_item', 'cm_cd', 'bo_user', 'md_std_ctg',
-  'goods', 'disp_ctg_goods', 'mkdp', 'mkdp_divobj_goods',
-  'ord', 'ord_stat_evt', 'goods_inflow_log', 'goods_review', 'restock_noti_req', 'goods_qna', 'goods_doc_page',
+  'site',
+  'entr',
+  'brand',
+  'brand_alias',
+  'std_ctg',
+  'std_ctg_att',
+  'goods_noti_item',
+  'cm_cd',
+  'bo_user',
+  'md_std_ctg',
+  'goods',
+  'disp_ctg_goods',
+  'mkdp',
+  'mkdp_divobj_goods',
+  'ord',
+  'ord_stat_evt',
+  'goods_inflow_log',
+  'goods_review',
+  'restock_noti_req',
+  'goods_qna',
+  'goods_doc_page',
 ] as const;
 export const MEMBER_TABLES = ['mbr', 'staff_dc_lim', 'staff_dc_lim_hist'] as const;
 
@@ -114,7 +132,8 @@ export async function seedDatabases(options: SeedOptions): Promise<SeedResult> {
       if (member) await truncate(member, MEMBER_TABLES);
     }
     for (const t of ['goods', 'ord', 'site']) {
-      if (await hasRows(bo, t)) throw new Error(`${redact(options.boUrl)} already has ${t} rows: use --truncate to replace them or --if-empty to skip`);
+      if (await hasRows(bo, t))
+        throw new Error(`${redact(options.boUrl)} already has ${t} rows: use --truncate to replace them or --if-empty to skip`);
     }
     if (member && (await hasRows(member, 'mbr'))) throw new Error(`${redact(options.memberUrl!)} already has members: use --truncate`);
 
@@ -141,7 +160,12 @@ export async function seedDatabases(options: SeedOptions): Promise<SeedResult> {
 
     progress({ phase: 'step', message: `goods (${plan.goods}), display categories and promotions` });
     const goods = buildGoods(catalog, plan.goods, plan, createRandom(plan.seed).fork(10));
-    await insertChunks(bo, 'goods', goods.map((g) => g.row), 300);
+    await insertChunks(
+      bo,
+      'goods',
+      goods.map((g) => g.row),
+      300,
+    );
     counts.goods = goods.length;
     const display = buildDisplay(plan, goods);
     for (const [t, rows] of Object.entries(display)) {
@@ -151,7 +175,10 @@ export async function seedDatabases(options: SeedOptions): Promise<SeedResult> {
     lap('goods');
 
     const expectedEvents = plan.ordersPerDay * plan.days * EVENTS_PER_ORDER;
-    const rebuild = options.rebuildIndexes === 'auto' || options.rebuildIndexes === undefined ? Math.round(expectedEvents) >= BULK_EVENTS : options.rebuildIndexes;
+    const rebuild =
+      options.rebuildIndexes === 'auto' || options.rebuildIndexes === undefined
+        ? Math.round(expectedEvents) >= BULK_EVENTS
+        : options.rebuildIndexes;
     const restoreIndexes = rebuild ? await withoutScatteredIndexes(bo, BULK_TABLES) : undefined;
     try {
       const activity = {

@@ -3,7 +3,10 @@ import { cumulative, drawCumulative } from './random.ts';
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** `HH:mm:ss` of every second of a day, built once: formatting is the hot path of the loader. */
-const HMS: readonly string[] = Array.from({ length: 86_400 }, (_, s) => `${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}`);
+const HMS: readonly string[] = Array.from(
+  { length: 86_400 },
+  (_, s) => `${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}`,
+);
 
 export const hms = (secondOfDay: number): string => HMS[secondOfDay]!;
 

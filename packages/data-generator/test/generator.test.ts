@@ -15,7 +15,10 @@ interface Pair {
 }
 
 async function createPair(label: string): Promise<Pair> {
-  return { bo: await createTestDatabase(`gen_${label}`, boSourceMigrations), member: await createTestDatabase(`gen_${label}_m`, memberBaseMigrations) };
+  return {
+    bo: await createTestDatabase(`gen_${label}`, boSourceMigrations),
+    member: await createTestDatabase(`gen_${label}_m`, memberBaseMigrations),
+  };
 }
 
 async function seedPair(pair: Pair, options: Partial<SeedOptions> = {}) {
@@ -28,7 +31,10 @@ async function rows<T = Record<string, unknown>>(knex: Knex, sql: string, bindin
 }
 
 async function checksums(knex: Knex, tables: readonly string[]): Promise<Record<string, string>> {
-  const result = await rows<{ Table: string; Checksum: number | string }>(knex, `CHECKSUM TABLE ${tables.map((t) => `\`${t}\``).join(', ')}`);
+  const result = await rows<{ Table: string; Checksum: number | string }>(
+    knex,
+    `CHECKSUM TABLE ${tables.map((t) => `\`${t}\``).join(', ')}`,
+  );
   return Object.fromEntries(result.map((r) => [r.Table.split('.').pop()!, String(r.Checksum)]));
 }
 
@@ -53,8 +59,10 @@ describe('generated data set', function () {
     }
   });
 
-  const boRows = <T = Record<string, unknown>>(sql: string, bindings: readonly (string | number)[] = []) => rows<T>(a.bo.knex, sql, bindings);
-  const count = async (sql: string, bindings: readonly (string | number)[] = []) => Number((await boRows<{ n: number }>(sql, bindings))[0]!.n);
+  const boRows = <T = Record<string, unknown>>(sql: string, bindings: readonly (string | number)[] = []) =>
+    rows<T>(a.bo.knex, sql, bindings);
+  const count = async (sql: string, bindings: readonly (string | number)[] = []) =>
+    Number((await boRows<{ n: number }>(sql, bindings))[0]!.n);
 
   describe('determinism', () => {
     it('when the same seed is loaded twice (LOAD DATA and INSERT), then every table has the same checksum', async () => {
@@ -64,7 +72,17 @@ describe('generated data set', function () {
 
     it('when another seed is loaded, then the goods, activity and member tables differ', async () => {
       const [mine, other] = [await checksums(a.bo.knex, BO_SOURCE_TABLES), await checksums(c.bo.knex, BO_SOURCE_TABLES)];
-      for (const t of ['entr', 'brand', 'goods', 'ord', 'ord_stat_evt', 'goods_inflow_log', 'goods_review', 'goods_qna', 'restock_noti_req']) {
+      for (const t of [
+        'entr',
+        'brand',
+        'goods',
+        'ord',
+        'ord_stat_evt',
+        'goods_inflow_log',
+        'goods_review',
+        'goods_qna',
+        'restock_noti_req',
+      ]) {
         expect(other[t], t).to.not.equal(mine[t]);
       }
       expect((await checksums(c.member.knex, ['mbr'])).mbr).to.not.equal((await checksums(a.member.knex, ['mbr'])).mbr);
@@ -92,30 +110,49 @@ describe('generated data set', function () {
 
   describe('references', () => {
     const ORPHANS: Record<string, string> = {
-      "every event's order exists": 'SELECT COUNT(*) AS n FROM ord_stat_evt e LEFT JOIN ord o ON o.ord_no = e.ord_no WHERE o.ord_no IS NULL',
-      "every event's goods exists": 'SELECT COUNT(*) AS n FROM ord_stat_evt e LEFT JOIN goods g ON g.goods_no = e.goods_no WHERE g.goods_no IS NULL',
-      "every event's site exists": 'SELECT COUNT(*) AS n FROM ord_stat_evt e LEFT JOIN site s ON s.site_no = e.site_no WHERE s.site_no IS NULL',
-      "every event has its order's site": 'SELECT COUNT(*) AS n FROM ord_stat_evt e JOIN ord o ON o.ord_no = e.ord_no WHERE o.site_no <> e.site_no',
+      "every event's order exists":
+        'SELECT COUNT(*) AS n FROM ord_stat_evt e LEFT JOIN ord o ON o.ord_no = e.ord_no WHERE o.ord_no IS NULL',
+      "every event's goods exists":
+        'SELECT COUNT(*) AS n FROM ord_stat_evt e LEFT JOIN goods g ON g.goods_no = e.goods_no WHERE g.goods_no IS NULL',
+      "every event's site exists":
+        'SELECT COUNT(*) AS n FROM ord_stat_evt e LEFT JOIN site s ON s.site_no = e.site_no WHERE s.site_no IS NULL',
+      "every event has its order's site":
+        'SELECT COUNT(*) AS n FROM ord_stat_evt e JOIN ord o ON o.ord_no = e.ord_no WHERE o.site_no <> e.site_no',
       "every order's payment method is an OM013 code": `SELECT COUNT(*) AS n FROM ord o LEFT JOIN cm_cd c ON c.grp_cd = 'OM013' AND c.cd = o.pay_way_cd WHERE c.cd IS NULL`,
       "every goods' supplier exists": 'SELECT COUNT(*) AS n FROM goods g LEFT JOIN entr e ON e.entr_no = g.entr_no WHERE e.entr_no IS NULL',
-      "every goods' brand exists": 'SELECT COUNT(*) AS n FROM goods g LEFT JOIN brand b ON b.brand_no = g.brand_no WHERE g.brand_no IS NOT NULL AND b.brand_no IS NULL',
+      "every goods' brand exists":
+        'SELECT COUNT(*) AS n FROM goods g LEFT JOIN brand b ON b.brand_no = g.brand_no WHERE g.brand_no IS NOT NULL AND b.brand_no IS NULL',
       "every goods' category exists and is a leaf": `SELECT COUNT(*) AS n FROM goods g LEFT JOIN std_ctg c ON c.std_ctg_no = g.std_ctg_no AND c.leaf_yn = 'Y' WHERE c.std_ctg_no IS NULL`,
-      "every goods' MD exists": 'SELECT COUNT(*) AS n FROM goods g LEFT JOIN bo_user u ON u.user_id = g.md_id WHERE g.md_id IS NOT NULL AND u.user_id IS NULL',
-      "every category's parent exists": 'SELECT COUNT(*) AS n FROM std_ctg c LEFT JOIN std_ctg p ON p.std_ctg_no = c.upr_std_ctg_no WHERE c.upr_std_ctg_no IS NOT NULL AND p.std_ctg_no IS NULL',
-      "every category's MD exists": 'SELECT COUNT(*) AS n FROM std_ctg c LEFT JOIN bo_user u ON u.user_id = c.md_id WHERE c.md_id IS NOT NULL AND u.user_id IS NULL',
+      "every goods' MD exists":
+        'SELECT COUNT(*) AS n FROM goods g LEFT JOIN bo_user u ON u.user_id = g.md_id WHERE g.md_id IS NOT NULL AND u.user_id IS NULL',
+      "every category's parent exists":
+        'SELECT COUNT(*) AS n FROM std_ctg c LEFT JOIN std_ctg p ON p.std_ctg_no = c.upr_std_ctg_no WHERE c.upr_std_ctg_no IS NOT NULL AND p.std_ctg_no IS NULL',
+      "every category's MD exists":
+        'SELECT COUNT(*) AS n FROM std_ctg c LEFT JOIN bo_user u ON u.user_id = c.md_id WHERE c.md_id IS NOT NULL AND u.user_id IS NULL',
       "every category's notice item group exists": `SELECT COUNT(*) AS n FROM std_ctg c WHERE c.goods_noti_lisart_cd IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM goods_noti_item i WHERE i.goods_noti_lisart_cd = c.goods_noti_lisart_cd)`,
-      "every attribute's category exists": 'SELECT COUNT(*) AS n FROM std_ctg_att a LEFT JOIN std_ctg c ON c.std_ctg_no = a.std_ctg_no WHERE c.std_ctg_no IS NULL',
-      "every alias' brand exists": 'SELECT COUNT(*) AS n FROM brand_alias a LEFT JOIN brand b ON b.brand_no = a.brand_no WHERE b.brand_no IS NULL',
-      "every MD mapping's user exists": 'SELECT COUNT(*) AS n FROM md_std_ctg m LEFT JOIN bo_user u ON u.user_id = m.user_id WHERE u.user_id IS NULL',
-      "every MD mapping's category exists": 'SELECT COUNT(*) AS n FROM md_std_ctg m LEFT JOIN std_ctg c ON c.std_ctg_no = m.std_ctg_no WHERE c.std_ctg_no IS NULL',
-      "every supplier user's supplier exists": 'SELECT COUNT(*) AS n FROM bo_user u LEFT JOIN entr e ON e.entr_no = u.entr_no WHERE u.entr_no IS NOT NULL AND e.entr_no IS NULL',
-      "every review's goods exists": 'SELECT COUNT(*) AS n FROM goods_review r LEFT JOIN goods g ON g.goods_no = r.goods_no WHERE g.goods_no IS NULL',
-      "every restock request's goods exists": 'SELECT COUNT(*) AS n FROM restock_noti_req r LEFT JOIN goods g ON g.goods_no = r.goods_no WHERE g.goods_no IS NULL',
-      "every question's goods exists with the question's supplier": 'SELECT COUNT(*) AS n FROM goods_qna q LEFT JOIN goods g ON g.goods_no = q.goods_no WHERE g.goods_no IS NULL OR g.entr_no <> q.entr_no',
-      "every page view's goods exists": 'SELECT COUNT(*) AS n FROM goods_inflow_log l LEFT JOIN goods g ON g.goods_no = l.goods_no WHERE g.goods_no IS NULL',
-      "every document page's goods exists": 'SELECT COUNT(*) AS n FROM goods_doc_page d LEFT JOIN goods g ON g.goods_no = d.goods_no WHERE g.goods_no IS NULL',
-      "every display category's goods exists": 'SELECT COUNT(*) AS n FROM disp_ctg_goods d LEFT JOIN goods g ON g.goods_no = d.goods_no WHERE g.goods_no IS NULL',
+      "every attribute's category exists":
+        'SELECT COUNT(*) AS n FROM std_ctg_att a LEFT JOIN std_ctg c ON c.std_ctg_no = a.std_ctg_no WHERE c.std_ctg_no IS NULL',
+      "every alias' brand exists":
+        'SELECT COUNT(*) AS n FROM brand_alias a LEFT JOIN brand b ON b.brand_no = a.brand_no WHERE b.brand_no IS NULL',
+      "every MD mapping's user exists":
+        'SELECT COUNT(*) AS n FROM md_std_ctg m LEFT JOIN bo_user u ON u.user_id = m.user_id WHERE u.user_id IS NULL',
+      "every MD mapping's category exists":
+        'SELECT COUNT(*) AS n FROM md_std_ctg m LEFT JOIN std_ctg c ON c.std_ctg_no = m.std_ctg_no WHERE c.std_ctg_no IS NULL',
+      "every supplier user's supplier exists":
+        'SELECT COUNT(*) AS n FROM bo_user u LEFT JOIN entr e ON e.entr_no = u.entr_no WHERE u.entr_no IS NOT NULL AND e.entr_no IS NULL',
+      "every review's goods exists":
+        'SELECT COUNT(*) AS n FROM goods_review r LEFT JOIN goods g ON g.goods_no = r.goods_no WHERE g.goods_no IS NULL',
+      "every restock request's goods exists":
+        'SELECT COUNT(*) AS n FROM restock_noti_req r LEFT JOIN goods g ON g.goods_no = r.goods_no WHERE g.goods_no IS NULL',
+      "every question's goods exists with the question's supplier":
+        'SELECT COUNT(*) AS n FROM goods_qna q LEFT JOIN goods g ON g.goods_no = q.goods_no WHERE g.goods_no IS NULL OR g.entr_no <> q.entr_no',
+      "every page view's goods exists":
+        'SELECT COUNT(*) AS n FROM goods_inflow_log l LEFT JOIN goods g ON g.goods_no = l.goods_no WHERE g.goods_no IS NULL',
+      "every document page's goods exists":
+        'SELECT COUNT(*) AS n FROM goods_doc_page d LEFT JOIN goods g ON g.goods_no = d.goods_no WHERE g.goods_no IS NULL',
+      "every display category's goods exists":
+        'SELECT COUNT(*) AS n FROM disp_ctg_goods d LEFT JOIN goods g ON g.goods_no = d.goods_no WHERE g.goods_no IS NULL',
       "every promotion divider's goods and promotion exist": `SELECT COUNT(*) AS n FROM mkdp_divobj_goods d LEFT JOIN goods g ON g.goods_no = d.goods_no
         LEFT JOIN mkdp m ON m.mkdp_no = d.mkdp_no WHERE g.goods_no IS NULL OR m.mkdp_no IS NULL`,
     };
@@ -129,7 +166,10 @@ describe('generated data set', function () {
       const members = new Set((await rows<{ mbr_no: string }>(a.member.knex, 'SELECT mbr_no FROM mbr')).map((r) => r.mbr_no));
       for (const table of ['ord', 'goods_review', 'restock_noti_req', 'goods_qna']) {
         const used = await boRows<{ mbr_no: string }>(`SELECT DISTINCT mbr_no FROM ${table}`);
-        expect(used.filter((r) => !members.has(r.mbr_no)), table).to.deep.equal([]);
+        expect(
+          used.filter((r) => !members.has(r.mbr_no)),
+          table,
+        ).to.deep.equal([]);
       }
       const limits = await rows<{ mbr_no: string }>(a.member.knex, 'SELECT mbr_no FROM staff_dc_lim');
       expect(limits.filter((r) => !members.has(r.mbr_no))).to.deep.equal([]);
@@ -162,7 +202,9 @@ describe('generated data set', function () {
       expect(kinds.map((r) => r.k)).to.deep.equal(['01/10', '01/20', '02/10', '02/20']);
       expect(await count('SELECT COUNT(*) AS n FROM ord_stat_evt WHERE dc_amt_2nd > 0')).to.be.greaterThan(0);
       expect(await count('SELECT COUNT(*) AS n FROM ord_stat_evt WHERE dc_amt_3rd > 0')).to.be.greaterThan(0);
-      expect(await count('SELECT COUNT(*) AS n FROM ord_stat_evt WHERE qty <= 0 OR amt <= 0 OR dc_amt_2nd < 0 OR dc_amt_3rd < 0')).to.equal(0);
+      expect(await count('SELECT COUNT(*) AS n FROM ord_stat_evt WHERE qty <= 0 OR amt <= 0 OR dc_amt_2nd < 0 OR dc_amt_3rd < 0')).to.equal(
+        0,
+      );
     });
 
     it('when generated, then orders are cancelled on later days, some in the month after the order', async () => {
@@ -198,7 +240,12 @@ describe('generated data set', function () {
     it('when generated, then events and page views fall inside the period, every day has orders, evenings are busier than nights', async () => {
       const bounds = async (table: string, column: string) =>
         (await boRows<{ lo: string; hi: string }>(`SELECT MIN(${column}) AS lo, MAX(${column}) AS hi FROM ${table}`))[0]!;
-      for (const [table, column] of [['ord_stat_evt', 'evt_dtm'], ['goods_inflow_log', 'inflow_dtm'], ['goods_review', 'reg_dtm'], ['goods_qna', 'quest_dtm']]) {
+      for (const [table, column] of [
+        ['ord_stat_evt', 'evt_dtm'],
+        ['goods_inflow_log', 'inflow_dtm'],
+        ['goods_review', 'reg_dtm'],
+        ['goods_qna', 'quest_dtm'],
+      ]) {
         const { lo, hi } = await bounds(table!, column!);
         expect(lo >= `${START} 00:00:00` && hi < AFTER_END, `${table} ${lo} … ${hi}`).to.equal(true);
       }
@@ -209,7 +256,9 @@ describe('generated data set', function () {
     });
 
     it('when generated, then event numbers rise with event time', async () => {
-      expect(await count('SELECT COUNT(*) AS n FROM ord_stat_evt e JOIN ord_stat_evt f ON f.evt_no = e.evt_no + 1 WHERE f.evt_dtm < e.evt_dtm')).to.equal(0);
+      expect(
+        await count('SELECT COUNT(*) AS n FROM ord_stat_evt e JOIN ord_stat_evt f ON f.evt_no = e.evt_no + 1 WHERE f.evt_dtm < e.evt_dtm'),
+      ).to.equal(0);
     });
 
     it('when generated, then there are about three page views per event and about the requested number of events', async () => {
@@ -228,14 +277,21 @@ describe('generated data set', function () {
       const counted = `reg_dtm >= ? AND del_yn = 'N' AND rev_disp_stat_cd = '20'`;
       expect(await count(`SELECT COUNT(*) AS n FROM goods_review WHERE ${counted} AND star_score >= 4`, [recent])).to.be.greaterThan(0);
       expect(await count(`SELECT COUNT(*) AS n FROM goods_review WHERE ${counted} AND star_score <= 2`, [recent])).to.be.greaterThan(0);
-      expect(await count(`SELECT COUNT(*) AS n FROM goods_review WHERE reg_dtm >= ? AND (del_yn = 'Y' OR rev_disp_stat_cd <> '20')`, [recent])).to.be.greaterThan(0);
+      expect(
+        await count(`SELECT COUNT(*) AS n FROM goods_review WHERE reg_dtm >= ? AND (del_yn = 'Y' OR rev_disp_stat_cd <> '20')`, [recent]),
+      ).to.be.greaterThan(0);
       const all = await count('SELECT COUNT(*) AS n FROM goods_review');
       expect(await count('SELECT COUNT(*) AS n FROM goods_review WHERE reg_dtm >= ?', [recent])).to.be.within(all * 0.2, all - 1);
     });
 
     it('when generated, then restock requests are waiting and notified, and questions awaiting and answered (answered after asked)', async () => {
-      expect((await boRows<{ noti_yn: string }>('SELECT DISTINCT noti_yn FROM restock_noti_req ORDER BY 1')).map((r) => r.noti_yn)).to.deep.equal(['N', 'Y']);
-      expect((await boRows<{ s: string }>('SELECT DISTINCT proc_stat_cd AS s FROM goods_qna ORDER BY 1')).map((r) => r.s)).to.deep.equal(['10', '20']);
+      expect(
+        (await boRows<{ noti_yn: string }>('SELECT DISTINCT noti_yn FROM restock_noti_req ORDER BY 1')).map((r) => r.noti_yn),
+      ).to.deep.equal(['N', 'Y']);
+      expect((await boRows<{ s: string }>('SELECT DISTINCT proc_stat_cd AS s FROM goods_qna ORDER BY 1')).map((r) => r.s)).to.deep.equal([
+        '10',
+        '20',
+      ]);
       expect(await count(`SELECT COUNT(*) AS n FROM goods_qna WHERE (proc_stat_cd = '10') <> (proc_stat_dtm IS NULL)`)).to.equal(0);
       expect(await count(`SELECT COUNT(*) AS n FROM goods_qna WHERE proc_stat_dtm < quest_dtm`)).to.equal(0);
       expect(await count(`SELECT COUNT(*) AS n FROM goods_qna q JOIN cm_cd c ON c.grp_cd = 'QNA_TYP' AND c.cd = q.quest_typ_cd`)).to.equal(
@@ -295,7 +351,10 @@ describe('an interrupted bulk load', function () {
 
   it('when the load stops half-way, then the indexes dropped for it are back and the error reaches the caller', async () => {
     const indexes = () =>
-      rows(bo.knex, `SELECT TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1, 2, 3`);
+      rows(
+        bo.knex,
+        `SELECT TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1, 2, 3`,
+      );
     const before = await indexes();
     let error: Error | undefined;
     await seedDatabases({

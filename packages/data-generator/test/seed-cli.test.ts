@@ -34,7 +34,18 @@ describe('seed CLI', function () {
   it('when asked for help, then it prints the options and exits 0', async () => {
     const r = await runSeed(['--', '--help']);
     expect(r.code).to.equal(0);
-    for (const flag of ['--seed', '--days', '--goods', '--events-per-day', '--events', '--end-date', '--bo-url', '--member-url', '--if-empty', '--truncate']) {
+    for (const flag of [
+      '--seed',
+      '--days',
+      '--goods',
+      '--events-per-day',
+      '--events',
+      '--end-date',
+      '--bo-url',
+      '--member-url',
+      '--if-empty',
+      '--truncate',
+    ]) {
       expect(r.stdout).to.include(flag);
     }
   });

@@ -89,7 +89,8 @@ interface RawConnection {
 export function createKnex(url: string, options: KnexOptions = {}): Knex {
   const statementMs = options.statementTimeoutMs ?? 0;
   const lockWait = options.lockWaitSeconds;
-  if (lockWait !== undefined && !(Number.isInteger(lockWait) && lockWait >= 1)) throw new Error(`lockWaitSeconds must be a whole number of seconds (got ${lockWait})`);
+  if (lockWait !== undefined && !(Number.isInteger(lockWait) && lockWait >= 1))
+    throw new Error(`lockWaitSeconds must be a whole number of seconds (got ${lockWait})`);
   const knex = knexFactory({
     client: 'mysql2',
     connection: connectionOf(url),
@@ -148,7 +149,10 @@ export async function* streamRows<T>(knex: Knex, query: Knex.QueryBuilder): Asyn
   if ((await serverKind(knex, limits)) === 'mariadb') {
     yield* knex.raw('SET STATEMENT max_statement_time = ? FOR ?', [limits.streamMs / 1000, query]).stream() as AsyncIterable<T>;
   } else {
-    yield* query.clone().hintComment(`MAX_EXECUTION_TIME(${limits.streamMs || MYSQL_MAX_EXECUTION_MS})`).stream() as AsyncIterable<T>;
+    yield* query
+      .clone()
+      .hintComment(`MAX_EXECUTION_TIME(${limits.streamMs || MYSQL_MAX_EXECUTION_MS})`)
+      .stream() as AsyncIterable<T>;
   }
 }
 

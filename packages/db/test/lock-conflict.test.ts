@@ -17,7 +17,10 @@ describe('retryOnLockConflict (real deadlocks)', () => {
   });
   beforeEach(async () => {
     await knex.raw('DELETE FROM pair');
-    await knex('pair').insert([{ id: 'a', n: 0 }, { id: 'b', n: 0 }]);
+    await knex('pair').insert([
+      { id: 'a', n: 0 },
+      { id: 'b', n: 0 },
+    ]);
   });
   after(async () => {
     await knex.destroy();
@@ -53,7 +56,11 @@ describe('retryOnLockConflict (real deadlocks)', () => {
 
   it('when the conflict outlasts the attempts, then the deadlock error itself is thrown', async () => {
     const gate = { arrived: 0 };
-    const results = await Promise.allSettled([knex.transaction(async () => undefined), retryOnLockConflict(1, crossing('a', 'b', gate)), crossing('b', 'a', gate)()]);
+    const results = await Promise.allSettled([
+      knex.transaction(async () => undefined),
+      retryOnLockConflict(1, crossing('a', 'b', gate)),
+      crossing('b', 'a', gate)(),
+    ]);
     const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(failures).to.have.length(1);
     expect(isLockConflict(failures[0]!.reason)).to.equal(true);

@@ -98,7 +98,10 @@ describe('bo source indexes', () => {
 
   it('when migrated, then the time-range reads of statistics, worker and dashboard have an index led by their columns', async () => {
     const leads = async (table: string, prefix: string) =>
-      expect((await indexedColumns(db.knex, table)).some((cols) => cols.startsWith(prefix)), `${table} (${prefix}…)`).to.equal(true);
+      expect(
+        (await indexedColumns(db.knex, table)).some((cols) => cols.startsWith(prefix)),
+        `${table} (${prefix}…)`,
+      ).to.equal(true);
     await leads('ord_stat_evt', 'evt_dtm');
     await leads('ord_stat_evt', 'agrt_gb_cd,evt_dtm');
     await leads('ord_stat_evt', 'goods_no');

@@ -59,10 +59,13 @@ export const ConfigFragments = {
       default: 'development',
       description: 'development, test or production',
     }),
-    LOG_LEVEL: Type.Union(['error', 'warn', 'info', 'http', 'debug'].map((l) => Type.Literal(l)), {
-      default: 'info',
-      description: 'winston log level',
-    }),
+    LOG_LEVEL: Type.Union(
+      ['error', 'warn', 'info', 'http', 'debug'].map((l) => Type.Literal(l)),
+      {
+        default: 'info',
+        description: 'winston log level',
+      },
+    ),
     PLATFORM_TIME_ZONE: Type.String({
       default: 'Asia/Seoul',
       minLength: 1,
@@ -79,7 +82,11 @@ export const ConfigFragments = {
     DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'connections per database pool' }),
   },
   redis: {
-    REDIS_URL: Url('redis://127.0.0.1:6379/0', 'Redis: the BullMQ queues of the aggregation worker, the AI rate-limit counters of the back-office', ['redis', 'rediss']),
+    REDIS_URL: Url(
+      'redis://127.0.0.1:6379/0',
+      'Redis: the BullMQ queues of the aggregation worker, the AI rate-limit counters of the back-office',
+      ['redis', 'rediss'],
+    ),
     REDIS_PREFIX: Type.String({ default: 'bo', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', description: 'key prefix of every Redis key' }),
   },
   jwt: {
@@ -120,13 +127,13 @@ export const publicKeyPem = (value: string): string => value.replace(/\\n/g, '\n
 
 export function checkJwt(c: { NODE_ENV: string; JWT_SECRET?: string; JWT_PUBLIC_KEY?: string }): string[] {
   if (c.JWT_SECRET && c.JWT_PUBLIC_KEY) return ['set only one of JWT_SECRET (HS256) and JWT_PUBLIC_KEY (RS256)'];
-  if (!c.JWT_SECRET && !c.JWT_PUBLIC_KEY && c.NODE_ENV === 'production')
-    return ['JWT_SECRET or JWT_PUBLIC_KEY is required in production'];
+  if (!c.JWT_SECRET && !c.JWT_PUBLIC_KEY && c.NODE_ENV === 'production') return ['JWT_SECRET or JWT_PUBLIC_KEY is required in production'];
   if (c.JWT_PUBLIC_KEY) {
     // Checked here so a bad key stops the start instead of answering every request 401.
     if (c.JWT_PUBLIC_KEY.includes('PRIVATE KEY')) return ['JWT_PUBLIC_KEY holds a private key; give the public key only'];
     try {
-      if (createPublicKey(publicKeyPem(c.JWT_PUBLIC_KEY)).asymmetricKeyType !== 'rsa') return ['JWT_PUBLIC_KEY must be an RSA public key (RS256)'];
+      if (createPublicKey(publicKeyPem(c.JWT_PUBLIC_KEY)).asymmetricKeyType !== 'rsa')
+        return ['JWT_PUBLIC_KEY must be an RSA public key (RS256)'];
     } catch {
       return ['JWT_PUBLIC_KEY is not a PEM public key'];
     }

@@ -20,7 +20,12 @@ export function createLogger(service: string, level = 'info'): Logger {
   return winston.createLogger({
     level,
     defaultMeta: { service },
-    format: winston.format.combine(withRequestId(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    format: winston.format.combine(
+      withRequestId(),
+      winston.format.timestamp(),
+      winston.format.errors({ stack: true }),
+      winston.format.json(),
+    ),
     transports: [new winston.transports.Console()],
   });
 }

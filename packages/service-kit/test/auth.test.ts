@@ -27,16 +27,34 @@ describe('bearer authentication', () => {
     });
 
     it('when the token has no entrNo, then req.auth has no entrNo', async () => {
-      const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', bearer({ sub: 'admin01', workGrpCd: 'BO_ADMIN' }));
+      const res = await request(app)
+        .get(`${PREFIX}/whoami`)
+        .set('Authorization', bearer({ sub: 'admin01', workGrpCd: 'BO_ADMIN' }));
       expect(res.body).to.deep.equal({ userId: 'admin01', workGrpCd: 'BO_ADMIN' });
     });
 
     // A supplier claim the issuer got wrong must fail closed: read as "no supplier" it would show every supplier's data.
     for (const [when, claims, message] of [
-      ['the entrNo claim is a number', { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 1 }, 'The access token entrNo must be a supplier number (string)'],
-      ['the entrNo claim is a list', { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: ['E100', 'E200'] }, 'The access token entrNo must be a supplier number (string)'],
-      ['a supplier (BO_ENTR) token carries no entrNo', { sub: 'entr01', workGrpCd: 'BO_ENTR' }, 'A supplier (BO_ENTR) token must carry its supplier (entrNo)'],
-      ['a supplier (BO_ENTR) token carries an empty entrNo', { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: '' }, 'A supplier (BO_ENTR) token must carry its supplier (entrNo)'],
+      [
+        'the entrNo claim is a number',
+        { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 1 },
+        'The access token entrNo must be a supplier number (string)',
+      ],
+      [
+        'the entrNo claim is a list',
+        { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: ['E100', 'E200'] },
+        'The access token entrNo must be a supplier number (string)',
+      ],
+      [
+        'a supplier (BO_ENTR) token carries no entrNo',
+        { sub: 'entr01', workGrpCd: 'BO_ENTR' },
+        'A supplier (BO_ENTR) token must carry its supplier (entrNo)',
+      ],
+      [
+        'a supplier (BO_ENTR) token carries an empty entrNo',
+        { sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: '' },
+        'A supplier (BO_ENTR) token must carry its supplier (entrNo)',
+      ],
     ] as const) {
       it(`when ${when}, then 401 instead of a principal without a supplier`, async () => {
         const token = handMadeJwt(HS_HEADER, { ...claims, exp: nowSeconds() + 600 }, hs256(TEST_JWT_SECRET));
@@ -48,7 +66,11 @@ describe('bearer authentication', () => {
 
     it('when a non-supplier token carries entrNo null or empty, then req.auth has no entrNo', async () => {
       for (const entrNo of [null, '']) {
-        const token = handMadeJwt(HS_HEADER, { sub: 'admin01', workGrpCd: 'BO_ADMIN', entrNo, exp: nowSeconds() + 600 }, hs256(TEST_JWT_SECRET));
+        const token = handMadeJwt(
+          HS_HEADER,
+          { sub: 'admin01', workGrpCd: 'BO_ADMIN', entrNo, exp: nowSeconds() + 600 },
+          hs256(TEST_JWT_SECRET),
+        );
         const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', `Bearer ${token}`);
         expect(res.body, String(entrNo)).to.deep.equal({ userId: 'admin01', workGrpCd: 'BO_ADMIN' });
       }
@@ -77,7 +99,9 @@ describe('bearer authentication', () => {
       const token = bearer(CLAIMS);
       expect((await request(app).get(`${PREFIX}/whoami`).set('Authorization', token)).status).to.equal(200);
       const [h, p, sig] = token.slice('Bearer '.length).split('.') as [string, string, string];
-      const admin = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), workGrpCd: 'BO_ADMIN' })).toString('base64url');
+      const admin = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), workGrpCd: 'BO_ADMIN' })).toString(
+        'base64url',
+      );
       const flipped = `${sig.slice(0, -2)}${sig.at(-2) === 'A' ? 'B' : 'A'}${sig.at(-1)}`;
       for (const altered of [`Bearer ${h}.${admin}.${sig}`, `Bearer ${h}.${p}.${flipped}`, `Bearer ${h}.${p}.`]) {
         const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', altered);

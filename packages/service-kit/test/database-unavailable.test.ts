@@ -25,7 +25,9 @@ function sleepingApp(knex: () => Knex, logs: CapturedLogs) {
     hardening: { requestTimeoutMs: 20_000 },
     routes: (r) => {
       r.get('/report', async (req, res) => {
-        const [rows] = (await knex().raw(`SELECT SLEEP(?) AS slept /* ${String(req.get('x-request-id'))} */`, [Number(req.query.seconds ?? 0)])) as [unknown[]];
+        const [rows] = (await knex().raw(`SELECT SLEEP(?) AS slept /* ${String(req.get('x-request-id'))} */`, [
+          Number(req.query.seconds ?? 0),
+        ])) as [unknown[]];
         res.json(rows);
       });
       mountOperation(r, findOperation('getAiGoodsListV2'), async () => knex().raw('SELECT 1'));
@@ -39,7 +41,10 @@ function expectUnavailable(res: request.Response, logs: CapturedLogs, requestId:
   expect(res.body).to.deep.equal(UNAVAILABLE);
   expect(res.headers['retry-after']).to.equal('5');
   const lines = logs.of(requestId);
-  expect(lines.filter((l) => l.level === 'error'), 'logged as an unexpected error').to.deep.equal([]);
+  expect(
+    lines.filter((l) => l.level === 'error'),
+    'logged as an unexpected error',
+  ).to.deep.equal([]);
   const warn = lines.find((l) => l.code === '1503');
   expect(warn).to.include({ level: 'warn' });
   expect(String(warn?.reason)).to.match(reason);
@@ -60,7 +65,10 @@ describe('database unreachable: connection failures answer 503 with Retry-After,
   /** Resolves once the statement tagged `marker` runs on the server; its connection id. */
   async function running(marker: string): Promise<number> {
     for (let i = 0; i < 200; i++) {
-      const [rows] = (await admin.raw("SELECT ID AS id FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND INFO NOT LIKE '%PROCESSLIST%'", [`%${marker}%`])) as [{ id: number }[]];
+      const [rows] = (await admin.raw(
+        "SELECT ID AS id FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND INFO NOT LIKE '%PROCESSLIST%'",
+        [`%${marker}%`],
+      )) as [{ id: number }[]];
       if (rows[0]) return rows[0].id;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -100,7 +108,10 @@ describe('database unreachable: connection failures answer 503 with Retry-After,
       const logs = captureLogs(`kit-cut-${how}`);
       const app = sleepingApp(() => knex, logs);
       const id = `cut-${how}-${randomUUID()}`;
-      const answer = request(app).get(`${PREFIX}/report?seconds=10`).set('X-Request-Id', id).then((r) => r);
+      const answer = request(app)
+        .get(`${PREFIX}/report?seconds=10`)
+        .set('X-Request-Id', id)
+        .then((r) => r);
       await running(id);
       relay.cut(how);
       expectUnavailable(await answer, logs, id, reason);
@@ -113,19 +124,35 @@ describe('database unreachable: connection failures answer 503 with Retry-After,
     const logs = captureLogs('kit-killed');
     const app = sleepingApp(() => knex, logs);
     const id = `killed-${randomUUID()}`;
-    const answer = request(app).get(`${PREFIX}/report?seconds=10`).set('X-Request-Id', id).then((r) => r);
+    const answer = request(app)
+      .get(`${PREFIX}/report?seconds=10`)
+      .set('X-Request-Id', id)
+      .then((r) => r);
     await admin.raw(`KILL CONNECTION ${await running(id)}`);
     expectUnavailable(await answer, logs, id, /PROTOCOL_CONNECTION_LOST|1927/);
   });
 
   describe('server errors that a shared test server cannot be made to send', () => {
     /** As mysql2 raises a server's error packet: code, errno, sqlState, sqlMessage, not fatal. */
-    const serverError = (errno: number, code: string, message: string) => Object.assign(new Error(message), { errno, code, sqlState: '08S01', sqlMessage: message });
+    const serverError = (errno: number, code: string, message: string) =>
+      Object.assign(new Error(message), { errno, code, sqlState: '08S01', sqlMessage: message });
     const cases: { name: string; err: Error; body: object }[] = [
       { name: 'shutting down (1053)', err: serverError(1053, 'ER_SERVER_SHUTDOWN', 'Server shutdown in progress'), body: UNAVAILABLE },
-      { name: 'connection killed (MariaDB 1927)', err: serverError(1927, 'ER_CONNECTION_KILLED', 'Connection was killed'), body: UNAVAILABLE },
-      { name: 'gone away (2006) from a proxy', err: serverError(2006, 'CR_SERVER_GONE_ERROR', 'MySQL server has gone away'), body: UNAVAILABLE },
-      { name: 'lost connection (2013) from a proxy', err: serverError(2013, 'CR_SERVER_LOST', 'Lost connection to MySQL server during query'), body: UNAVAILABLE },
+      {
+        name: 'connection killed (MariaDB 1927)',
+        err: serverError(1927, 'ER_CONNECTION_KILLED', 'Connection was killed'),
+        body: UNAVAILABLE,
+      },
+      {
+        name: 'gone away (2006) from a proxy',
+        err: serverError(2006, 'CR_SERVER_GONE_ERROR', 'MySQL server has gone away'),
+        body: UNAVAILABLE,
+      },
+      {
+        name: 'lost connection (2013) from a proxy',
+        err: serverError(2013, 'CR_SERVER_LOST', 'Lost connection to MySQL server during query'),
+        body: UNAVAILABLE,
+      },
       {
         name: 'too many connections (1040)',
         err: Object.assign(serverError(1040, 'ER_CON_COUNT_ERROR', 'Too many connections'), { fatal: true }),
@@ -133,7 +160,9 @@ describe('database unreachable: connection failures answer 503 with Retry-After,
       },
       {
         name: 'a refused connection wrapped as the cause of another error',
-        err: new Error('could not read the report', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED', errno: -111, fatal: true }) }),
+        err: new Error('could not read the report', {
+          cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED', errno: -111, fatal: true }),
+        }),
         body: UNAVAILABLE,
       },
     ];
@@ -148,7 +177,10 @@ describe('database unreachable: connection failures answer 503 with Retry-After,
     }
 
     it('when a lock-wait timeout (1205) or a non-fatal EPIPE (a client that hung up) reaches the handler, then it stays an unexpected 500: not an outage', async () => {
-      for (const err of [serverError(1205, 'ER_LOCK_WAIT_TIMEOUT', 'Lock wait timeout exceeded; try restarting transaction'), Object.assign(new Error('write EPIPE'), { code: 'EPIPE', errno: -32 })]) {
+      for (const err of [
+        serverError(1205, 'ER_LOCK_WAIT_TIMEOUT', 'Lock wait timeout exceeded; try restarting transaction'),
+        Object.assign(new Error('write EPIPE'), { code: 'EPIPE', errno: -32 }),
+      ]) {
         const logs = captureLogs('kit-not-outage');
         const app = kitApp({ logger: logs.logger, routes: (r) => r.get('/fails', () => Promise.reject(err)) });
         const res = await request(app).get(`${PREFIX}/fails`).set('X-Request-Id', 'not-outage');

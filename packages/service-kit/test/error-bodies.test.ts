@@ -14,9 +14,17 @@ const app = kitApp({
       if (body.productName === 'unknown') throw new AppError('GOODS_NOT_FOUND');
       return { goodsNm: body.productName };
     });
-    mountOperation<unknown, { goodsNo: string }>(r, findOperation('getAiGoodsDescV2'), async ({ body }) => ({ result: 'OK', content: body.goodsNo, citations: [] }));
+    mountOperation<unknown, { goodsNo: string }>(r, findOperation('getAiGoodsDescV2'), async ({ body }) => ({
+      result: 'OK',
+      content: body.goodsNo,
+      citations: [],
+    }));
     mountOperation(r, findOperation('getAiGoodsListV1'), async () => ({ totalCount: 0, payloads: [] }));
-    mountOperation<{ startDate: string; agrtGb: string }>(r, findOperation('getCategoryStatusList'), async ({ query }) => ({ totalCount: 0, payloads: [], query }));
+    mountOperation<{ startDate: string; agrtGb: string }>(r, findOperation('getCategoryStatusList'), async ({ query }) => ({
+      totalCount: 0,
+      payloads: [],
+      query,
+    }));
     r.post('/echo-size', (req, res) => {
       res.json({ chars: JSON.stringify(req.body).length });
     });
@@ -103,7 +111,9 @@ describe('error bodies', () => {
   });
 
   it('when a query parameter has the wrong type, then 900 naming it, never a crash', async () => {
-    const res = await request(app).get(`${PREFIX}/v1/statistics/categoryStatus/getCategoryStatusList`).query({ startDate: '2026-02-30', endDate: '2026-03-01', agrtGb: '09' });
+    const res = await request(app)
+      .get(`${PREFIX}/v1/statistics/categoryStatus/getCategoryStatusList`)
+      .query({ startDate: '2026-02-30', endDate: '2026-03-01', agrtGb: '09' });
     expect(res.status).to.equal(900);
     expect(res.body.errors).to.deep.equal([
       { field: 'startDate', message: 'must be a valid date' },
@@ -112,7 +122,9 @@ describe('error bodies', () => {
   });
 
   it('when a scalar query parameter is repeated, then 900 naming it', async () => {
-    const res = await request(app).get(`${PREFIX}/v1/statistics/categoryStatus/getCategoryStatusList?startDate=2026-03-01&startDate=2026-03-02&endDate=2026-03-03&agrtGb=01`);
+    const res = await request(app).get(
+      `${PREFIX}/v1/statistics/categoryStatus/getCategoryStatusList?startDate=2026-03-01&startDate=2026-03-02&endDate=2026-03-03&agrtGb=01`,
+    );
     expect(res.status).to.equal(900);
     expect(res.body.errors).to.deep.equal([{ field: 'startDate', message: 'must be string' }]);
   });
@@ -168,7 +180,9 @@ describe('error bodies', () => {
   });
 
   it('when the body is a JSON array, then 900 naming the body', async () => {
-    const res = await request(app).post(DESC).send([{ goodsNo: 'G1', option: 'X' }]);
+    const res = await request(app)
+      .post(DESC)
+      .send([{ goodsNo: 'G1', option: 'X' }]);
     expect(res.status).to.equal(900);
     expect(res.body.errors).to.deep.equal([{ field: '(body)', message: 'must be a JSON object' }]);
   });
@@ -178,27 +192,44 @@ describe('error bodies', () => {
       const id = nextId();
       const res = await request(app).post(DESC).set('X-Request-Id', id).set('Content-Type', contentType).send('goodsNo=G1&option=X');
       expect(res.status).to.equal(900);
-      expect(res.body).to.deep.equal({ code: '1002', message: 'The request body must be application/json', httpStatus: 415, isProcess: false });
+      expect(res.body).to.deep.equal({
+        code: '1002',
+        message: 'The request body must be application/json',
+        httpStatus: 415,
+        isProcess: false,
+      });
       refusedLine(id, '1002');
     });
   }
 
   it('when the body is larger than 1 MB, then 900 with PAYLOAD_TOO_LARGE (413) and a warn line', async () => {
     const id = nextId();
-    const res = await request(app).post(DESC).set('X-Request-Id', id).send({ goodsNo: 'G1', option: 'X', additionalInfo: 'x'.repeat(1024 * 1024 + 1) });
+    const res = await request(app)
+      .post(DESC)
+      .set('X-Request-Id', id)
+      .send({ goodsNo: 'G1', option: 'X', additionalInfo: 'x'.repeat(1024 * 1024 + 1) });
     expect(res.status).to.equal(900);
-    expect(res.body).to.deep.equal({ code: '1003', message: 'The request body is larger than the 1 MB limit', httpStatus: 413, isProcess: false });
+    expect(res.body).to.deep.equal({
+      code: '1003',
+      message: 'The request body is larger than the 1 MB limit',
+      httpStatus: 413,
+      isProcess: false,
+    });
     refusedLine(id, '1003');
   });
 
   it('when the body is just under 1 MB, then it is read', async () => {
-    const res = await request(app).post(`${PREFIX}/echo-size`).send({ text: 'x'.repeat(1024 * 1024 - 100) });
+    const res = await request(app)
+      .post(`${PREFIX}/echo-size`)
+      .send({ text: 'x'.repeat(1024 * 1024 - 100) });
     expect(res.status).to.equal(200);
     expect(res.body.chars).to.equal(1024 * 1024 - 100 + '{"text":""}'.length);
   });
 
   it('when the body of an envelope operation is larger than 1 MB, then the failure is the envelope', async () => {
-    const res = await request(app).post(AUTO_FILL).send({ productName: 'x'.repeat(1024 * 1024 + 1) });
+    const res = await request(app)
+      .post(AUTO_FILL)
+      .send({ productName: 'x'.repeat(1024 * 1024 + 1) });
     expect(res.status).to.equal(900);
     expect(res.body).to.include({ code: '1003', httpStatus: 413, error: true });
   });

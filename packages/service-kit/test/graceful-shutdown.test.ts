@@ -112,7 +112,11 @@ describe('graceful shutdown', () => {
         }),
     });
     // Socket limits far beyond the test's time limit: only the shutdown may close these sockets.
-    const server = await startHttpServer(app, 0, [], '127.0.0.1', { headersTimeoutMs: 600_000, receiveTimeoutMs: 600_000, idleSocketTimeoutMs: 0 });
+    const server = await startHttpServer(app, 0, [], '127.0.0.1', {
+      headersTimeoutMs: 600_000,
+      receiveTimeoutMs: 600_000,
+      idleSocketTimeoutMs: 0,
+    });
     /** A raw client connection that sends `bytes` (or nothing) and then waits. */
     const rawClient = async (bytes: string) => {
       const socket = connect(server.port, '127.0.0.1');
@@ -153,7 +157,10 @@ describe('graceful shutdown', () => {
 
     /** Start the fixture and resolve with its port, its output so far and its exit. */
     async function startFixture(env: Record<string, string>) {
-      const proc = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(process.execPath, ['--import', 'tsx', fixture], {
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child = proc;
       let out = '';
       const waiters: { text: string; resolve: () => void }[] = [];
@@ -163,7 +170,8 @@ describe('graceful shutdown', () => {
       });
       proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-      const waitFor = (text: string) => (out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve })));
+      const waitFor = (text: string) =>
+        out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve }));
       await waitFor('LISTENING ');
       const port = Number(/LISTENING (\d+)/.exec(out)![1]);
       return { port, waitFor, exited, output: () => out };
@@ -180,7 +188,10 @@ describe('graceful shutdown', () => {
       expect(await fx.exited).to.equal(0);
       const out = fx.output();
       const order = ['shutting down', 'CLOSER_RAN', '"stopped"'].map((t) => out.indexOf(t));
-      expect(order.every((i) => i >= 0), out).to.equal(true);
+      expect(
+        order.every((i) => i >= 0),
+        out,
+      ).to.equal(true);
       expect(order).to.deep.equal([...order].sort((a, b) => a - b));
     });
 

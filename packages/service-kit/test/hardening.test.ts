@@ -71,7 +71,10 @@ describe('hardening: request time limit, socket limits', () => {
         httpStatus: 504,
         isProcess: false,
       });
-      expect(logs.of('stuck-1').find((l) => l.message === 'request exceeded its time limit')).to.include({ level: 'warn', limitMs: LIMIT_MS });
+      expect(logs.of('stuck-1').find((l) => l.message === 'request exceeded its time limit')).to.include({
+        level: 'warn',
+        limitMs: LIMIT_MS,
+      });
     });
 
     it('when an envelope operation runs over the limit, then the 1504 answer is the result envelope', async () => {

@@ -21,7 +21,8 @@ const OVERLOADED = { code: '1503', message: 'The database is overloaded; try aga
  * stream); the padding makes the result far larger than the socket buffers, so a resting reader
  * really holds the statement open.
  */
-const numbers = (knex: Knex, n: number) => knex.select('seq', knex.raw("REPEAT('x', 100) AS pad")).from(`seq_1_to_${n}`).where('seq', '>', 0);
+const numbers = (knex: Knex, n: number) =>
+  knex.select('seq', knex.raw("REPEAT('x', 100) AS pad")).from(`seq_1_to_${n}`).where('seq', '>', 0);
 
 describe('overload: database time limits answer 503, never 500 or a hang', function () {
   this.timeout(30_000);
@@ -56,7 +57,9 @@ describe('overload: database time limits answer 503, never 500 or a hang', funct
 
     it('when a pool has no statement limit (the aggregation worker, migrations), then its statements run as long as they take', async () => {
       const unlimited = pool({ poolMax: 1 });
-      const [[row]] = (await unlimited.raw('SELECT @@SESSION.max_statement_time AS t, SLEEP(0.5) AS slept')) as [[{ t: number; slept: number }]];
+      const [[row]] = (await unlimited.raw('SELECT @@SESSION.max_statement_time AS t, SLEEP(0.5) AS slept')) as [
+        [{ t: number; slept: number }],
+      ];
       expect(row).to.deep.equal({ t: 0, slept: 0 });
     });
 
@@ -93,7 +96,10 @@ describe('overload: database time limits answer 503, never 500 or a hang', funct
         routes: (r) =>
           r.get('/mysql-timeout', () => {
             // What mysql2 raises on MySQL 8 (no MySQL server here): errno 3024, ER_QUERY_TIMEOUT.
-            throw Object.assign(new Error('Query execution was interrupted, maximum statement execution time exceeded'), { errno: 3024, code: 'ER_QUERY_TIMEOUT' });
+            throw Object.assign(new Error('Query execution was interrupted, maximum statement execution time exceeded'), {
+              errno: 3024,
+              code: 'ER_QUERY_TIMEOUT',
+            });
           }),
       });
       const res = await request(app).get(`${PREFIX}/mysql-timeout`);
@@ -127,14 +133,20 @@ describe('overload: database time limits answer 503, never 500 or a hang', funct
           });
         },
       });
-      const firstDone = request(app).get(`${PREFIX}/hold`).timeout(10_000).then((r) => r);
+      const firstDone = request(app)
+        .get(`${PREFIX}/hold`)
+        .timeout(10_000)
+        .then((r) => r);
       await held.promise;
       try {
         const second = await request(app).get(`${PREFIX}/read`).set('X-Request-Id', 'pool-1').timeout(10_000);
         expect(second.status).to.equal(900);
         expect(second.body).to.deep.equal(OVERLOADED);
         expect(second.headers['retry-after']).to.equal('5');
-        expect(logs.of('pool-1').find((l) => l.code === '1503')).to.include({ level: 'warn', reason: 'no database connection came free in time' });
+        expect(logs.of('pool-1').find((l) => l.code === '1503')).to.include({
+          level: 'warn',
+          reason: 'no database connection came free in time',
+        });
       } finally {
         release.resolve();
       }
@@ -178,7 +190,12 @@ describe('overload: database time limits answer 503, never 500 or a hang', funct
       const url = new URL(db.url);
       url.port = String(port);
       url.hostname = '127.0.0.1';
-      const viaRelay = createKnex(url.toString(), { poolMax: 1, acquireTimeoutMs: 2_000, statementTimeoutMs: 300, streamStatementTimeoutMs: 20_000 });
+      const viaRelay = createKnex(url.toString(), {
+        poolMax: 1,
+        acquireTimeoutMs: 2_000,
+        statementTimeoutMs: 300,
+        streamStatementTimeoutMs: 20_000,
+      });
       pools.push(viaRelay);
       const down = await readWithRest(streamRows(viaRelay, numbers(viaRelay, 10)), 0, 0).then(
         () => undefined,

@@ -45,7 +45,10 @@ describe('request id', () => {
       const id = res.headers['x-request-id'] as string;
       expect(id).to.match(UUID);
       expect(logs.lines.some((l) => l.requestId === insane)).to.equal(false);
-      expect(logs.of(id).find((l) => l.code === '2001'), 'refusal logged with the fresh id').to.not.equal(undefined);
+      expect(
+        logs.of(id).find((l) => l.code === '2001'),
+        'refusal logged with the fresh id',
+      ).to.not.equal(undefined);
     });
   }
 
@@ -65,7 +68,17 @@ describe('request id', () => {
       request(app).post(`${PREFIX}/work`).set('X-Request-Id', 'overlap-fast').send({ marker: 'fast', waitMs: 0 }),
     ]);
     expect([slow.body.marker, fast.body.marker]).to.deep.equal(['slow', 'fast']);
-    expect(logs.of('overlap-slow').filter((l) => l.message === 'work done').map((l) => l.marker)).to.deep.equal(['slow']);
-    expect(logs.of('overlap-fast').filter((l) => l.message === 'work done').map((l) => l.marker)).to.deep.equal(['fast']);
+    expect(
+      logs
+        .of('overlap-slow')
+        .filter((l) => l.message === 'work done')
+        .map((l) => l.marker),
+    ).to.deep.equal(['slow']);
+    expect(
+      logs
+        .of('overlap-fast')
+        .filter((l) => l.message === 'work done')
+        .map((l) => l.marker),
+    ).to.deep.equal(['fast']);
   });
 });

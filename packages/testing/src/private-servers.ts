@@ -43,7 +43,12 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<v
   clearTimeout(timer);
 }
 
-async function poll(what: string, child: ChildProcess & { output: () => string }, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+async function poll(
+  what: string,
+  child: ChildProcess & { output: () => string },
+  probe: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited before it was ready:\n${child.output()}`);
@@ -164,7 +169,19 @@ export async function startPrivateRedis(options: { appendonly: boolean }): Promi
   const dir = mkdtempSync(join(tmpdir(), 'bo-faults-redis-'));
   const port = await freePort();
   const persistence = options.appendonly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    ...persistence,
+    '--maxmemory-policy',
+    'noeviction',
+  ];
   const server = await startedServer({
     label: `private Redis on ${port}`,
     command: executable('redis-server'),

@@ -14,7 +14,8 @@ export interface TableHold {
  */
 export async function holdTables(knex: Knex, database: string, only?: readonly string[]): Promise<TableHold> {
   const tables =
-    only ?? ((await knex('information_schema.TABLES').where({ TABLE_SCHEMA: database, TABLE_TYPE: 'BASE TABLE' }).pluck('TABLE_NAME')) as string[]);
+    only ??
+    ((await knex('information_schema.TABLES').where({ TABLE_SCHEMA: database, TABLE_TYPE: 'BASE TABLE' }).pluck('TABLE_NAME')) as string[]);
   let locked!: () => void;
   let failed!: (err: unknown) => void;
   const isLocked = new Promise<void>((resolve, reject) => ((locked = resolve), (failed = reject)));

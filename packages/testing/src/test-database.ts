@@ -40,6 +40,8 @@ export async function tableChecksums(knex: Knex): Promise<Record<string, string>
   const [tables] = (await knex.raw('SHOW TABLES')) as [Record<string, string>[]];
   const names = tables.map((row) => Object.values(row)[0]!);
   if (!names.length) return {};
-  const [rows] = (await knex.raw(`CHECKSUM TABLE ${names.map((n) => `\`${n}\``).join(', ')}`)) as [{ Table: string; Checksum: number | string | null }[]];
+  const [rows] = (await knex.raw(`CHECKSUM TABLE ${names.map((n) => `\`${n}\``).join(', ')}`)) as [
+    { Table: string; Checksum: number | string | null }[],
+  ];
   return Object.fromEntries(rows.map((r) => [r.Table.slice(r.Table.indexOf('.') + 1), String(r.Checksum)]));
 }

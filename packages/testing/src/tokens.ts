@@ -28,7 +28,8 @@ export function handMadeJwt(header: object, payload: object, sign: (signingInput
 
 /** Signers for handMadeJwt. */
 export const hs256 = (secret: string | Buffer) => (input: string) => createHmac('sha256', secret).update(input).digest('base64url');
-export const rs256 = (privateKeyPem: string) => (input: string) => createSign('RSA-SHA256').update(input).sign(privateKeyPem).toString('base64url');
+export const rs256 = (privateKeyPem: string) => (input: string) =>
+  createSign('RSA-SHA256').update(input).sign(privateKeyPem).toString('base64url');
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 

@@ -17,7 +17,11 @@ await runMain(async () => {
   }
   const knex = createKnex(config.BO_DATABASE_URL, { poolMax: config.DB_POOL_MAX });
   const redis = createRedis(config.REDIS_URL, logger);
-  const queues = createQueues(redis, { prefix: config.REDIS_PREFIX, attempts: config.AGG_JOB_ATTEMPTS, backoffMs: config.AGG_JOB_BACKOFF_MS }, logger);
+  const queues = createQueues(
+    redis,
+    { prefix: config.REDIS_PREFIX, attempts: config.AGG_JOB_ATTEMPTS, backoffMs: config.AGG_JOB_BACKOFF_MS },
+    logger,
+  );
   if (config.AGG_SCHEDULES) {
     await registerSchedules(queues.schedule, {
       timeZone: config.PLATFORM_TIME_ZONE,

@@ -43,7 +43,8 @@ describe('aggregate CLI', () => {
     const { code, output } = await runCli('--kind', 'goods', '--from', '2026-05-31', '--to', '2026-06-01');
     expect(code, output).to.equal(0);
     expect(output).to.include('All 2 aggregation job(s) completed');
-    for (const day of ['2026-05-31', '2026-06-01']) expect(await storedRows(db.knex, 'goods', day)).to.deep.equal(expectedDaily(data, 'goods', day));
+    for (const day of ['2026-05-31', '2026-06-01'])
+      expect(await storedRows(db.knex, 'goods', day)).to.deep.equal(expectedDaily(data, 'goods', day));
   });
 
   it('when the same range is asked for again after it completed, then the jobs run again (a rerun is never swallowed)', async () => {

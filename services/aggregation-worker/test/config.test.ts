@@ -33,7 +33,11 @@ describe('worker configuration', () => {
   }
 
   it('when the credentials are set, then they are used as given', () => {
-    const config = loadWorkerConfig({ NODE_ENV: 'production', QUEUE_DASHBOARD_USER: 'ops', QUEUE_DASHBOARD_PASSWORD: 'long-enough-secret' });
+    const config = loadWorkerConfig({
+      NODE_ENV: 'production',
+      QUEUE_DASHBOARD_USER: 'ops',
+      QUEUE_DASHBOARD_PASSWORD: 'long-enough-secret',
+    });
     expect(queueBoardCredentials(config)).to.deep.equal({ user: 'ops', password: 'long-enough-secret', isDevDefault: false });
   });
 
@@ -41,7 +45,9 @@ describe('worker configuration', () => {
     expect(problemsOf(() => loadWorkerConfig({ NODE_ENV: 'development', AGG_DAILY_CRON: 'every day at nine' }))).to.include(
       'AGG_DAILY_CRON must be a cron pattern',
     );
-    expect(problemsOf(() => loadWorkerConfig({ NODE_ENV: 'development', AGG_RECONCILE: 'maybe' }))).to.match(/AGG_RECONCILE must be boolean/);
+    expect(problemsOf(() => loadWorkerConfig({ NODE_ENV: 'development', AGG_RECONCILE: 'maybe' }))).to.match(
+      /AGG_RECONCILE must be boolean/,
+    );
   });
 
   it('when the CLI starts in production, then it needs no dashboard credentials', () => {

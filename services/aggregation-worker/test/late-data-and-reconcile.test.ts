@@ -71,7 +71,19 @@ describe('late data and nightly reconciliation', () => {
   it('when an event arrives for an already built day, then the next run rebuilds that day for every daily kind, and only once', async () => {
     const g = data.goods[0]!;
     const o = data.ords[0]!;
-    const late: EvtRow = { ord_no: o.ord_no, ord_goods_seq: 9, site_no: o.site_no, goods_no: g.goods_no, agrt_gb_cd: '02', evt_gb_cd: '20', evt_dtm: '2026-04-30 23:59:59', qty: 2, amt: 77000, dc_amt_2nd: 500, dc_amt_3rd: 0 };
+    const late: EvtRow = {
+      ord_no: o.ord_no,
+      ord_goods_seq: 9,
+      site_no: o.site_no,
+      goods_no: g.goods_no,
+      agrt_gb_cd: '02',
+      evt_gb_cd: '20',
+      evt_dtm: '2026-04-30 23:59:59',
+      qty: 2,
+      amt: 77000,
+      dc_amt_2nd: 500,
+      dc_amt_3rd: 0,
+    };
     // A day nobody built yet is the schedule's business, not late data.
     const unbuilt: EvtRow = { ...late, evt_dtm: '2026-05-03 10:00:00' };
     await db.knex('ord_stat_evt').insert([late, unbuilt]);
@@ -79,7 +91,10 @@ describe('late data and nightly reconciliation', () => {
 
     const queued = await lateRuns();
     expect(queued.map((q) => q.jobId).sort()).to.deep.equal(EVENT_KINDS.map((k) => `build-${k}-2026-04-30`).sort());
-    await waitForJobs(env.queues.build, queued.map((q) => q.jobId));
+    await waitForJobs(
+      env.queues.build,
+      queued.map((q) => q.jobId),
+    );
     for (const kind of DAILY) expect(await storedRows(db.knex, kind, '2026-04-30')).to.deep.equal(expectedDaily(data, kind, '2026-04-30'));
     expect(await storedPeriod(db.knex, '2026-04-30')).to.deep.equal(expectedPeriod(data, '2026-04-30'));
     const highest = Math.max(...(await db.knex('ord_stat_evt').pluck('evt_no')).map(Number));
@@ -105,7 +120,10 @@ describe('late data and nightly reconciliation', () => {
     await waitFor(
       'the build to wait on the held row',
       async () => {
-        const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_ctg_daily%'", [db.name]);
+        const [rows] = await db.knex.raw(
+          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_ctg_daily%'",
+          [db.name],
+        );
         return Number(rows[0].n) > 0;
       },
       60_000,
@@ -124,13 +142,19 @@ describe('late data and nightly reconciliation', () => {
 
     release();
     await holder;
-    await waitForJobs(env.queues.build, queued.map((q) => q.jobId));
+    await waitForJobs(
+      env.queues.build,
+      queued.map((q) => q.jobId),
+    );
     for (const kind of DAILY) expect(await storedRows(db.knex, kind, day)).to.deep.equal(expectedDaily(data, kind, day));
     expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day));
     // The running build may or may not have seen the late row; the next runs settle it and then stop.
     const again = await lateRuns();
     expect([[], [`build-category-${day}`]]).to.deep.include(again.map((q) => q.jobId));
-    await waitForJobs(env.queues.build, again.map((q) => q.jobId));
+    await waitForJobs(
+      env.queues.build,
+      again.map((q) => q.jobId),
+    );
     expect(await lateRuns()).to.deep.equal([]);
     expect(await storedRows(db.knex, 'category', day)).to.deep.equal(expectedDaily(data, 'category', day));
   });
@@ -153,7 +177,11 @@ describe('late data and nightly reconciliation', () => {
   });
 
   it('when an aggregate no longer equals its events, then the reconciliation warns, rebuilds that day and the totals agree again', async () => {
-    await db.knex('agg_goods_daily').where({ agrt_dt: '2026-04-29' }).limit(1).update({ ord_amt: db.knex.raw('ord_amt + 1000') });
+    await db
+      .knex('agg_goods_daily')
+      .where({ agrt_dt: '2026-04-29' })
+      .limit(1)
+      .update({ ord_amt: db.knex.raw('ord_amt + 1000') });
     const before = log.records.length;
     const queued = (await runScheduled('reconcile', deps())).queued;
     expect(queued).to.deep.equal([{ target: 'goods 2026-04-29', jobId: 'build-goods-2026-04-29', requestedBy: 'reconcile' }]);

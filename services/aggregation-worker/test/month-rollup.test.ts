@@ -54,7 +54,12 @@ async function storedMonthly(db: TestDatabase, kind: DailyKindName, month: strin
     rows.map((r) => {
       const { agrt_mon, day_cnt, ...rest } = r;
       const head = Object.fromEntries(Object.entries(rest).filter(([c]) => !MEASURES.includes(c)));
-      return { ...head, agrt_mon: String(agrt_mon), ...Object.fromEntries(MEASURES.map((c) => [c, Number(r[c])])), day_cnt: Number(day_cnt) };
+      return {
+        ...head,
+        agrt_mon: String(agrt_mon),
+        ...Object.fromEntries(MEASURES.map((c) => [c, Number(r[c])])),
+        day_cnt: Number(day_cnt),
+      };
     }),
   );
 }
@@ -85,15 +90,42 @@ describe('monthly roll-ups of the list aggregates', () => {
       for (const kind of DAILY) await build(kind, day);
       await expectMonthsRight(DAYS.slice(0, i + 1));
     }
-    expect(expectedMonthly(data, 'goods', MONTHS[0]!, DAYS).some((r) => (r.day_cnt as number) > 1), 'keys with several days').to.equal(true);
+    expect(
+      expectedMonthly(data, 'goods', MONTHS[0]!, DAYS).some((r) => (r.day_cnt as number) > 1),
+      'keys with several days',
+    ).to.equal(true);
   });
 
   it('when a built day gets late events and is rebuilt, then its month follows and no day is counted twice', async () => {
     const o = data.ords[0]!;
     const g = data.goods[data.goods.length - 1]!;
     const late: EvtRow[] = [
-      { ord_no: o.ord_no, ord_goods_seq: 8, site_no: o.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: '2026-04-29 12:00:00', qty: 3, amt: 91000, dc_amt_2nd: 700, dc_amt_3rd: 300 },
-      { ord_no: o.ord_no, ord_goods_seq: 8, site_no: o.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '20', evt_dtm: '2026-04-29 23:59:59', qty: 1, amt: 30000, dc_amt_2nd: 200, dc_amt_3rd: 100 },
+      {
+        ord_no: o.ord_no,
+        ord_goods_seq: 8,
+        site_no: o.site_no,
+        goods_no: g.goods_no,
+        agrt_gb_cd: '01',
+        evt_gb_cd: '10',
+        evt_dtm: '2026-04-29 12:00:00',
+        qty: 3,
+        amt: 91000,
+        dc_amt_2nd: 700,
+        dc_amt_3rd: 300,
+      },
+      {
+        ord_no: o.ord_no,
+        ord_goods_seq: 8,
+        site_no: o.site_no,
+        goods_no: g.goods_no,
+        agrt_gb_cd: '01',
+        evt_gb_cd: '20',
+        evt_dtm: '2026-04-29 23:59:59',
+        qty: 1,
+        amt: 30000,
+        dc_amt_2nd: 200,
+        dc_amt_3rd: 100,
+      },
     ];
     await db.knex('ord_stat_evt').insert(late);
     data.events.push(...late);
@@ -105,7 +137,19 @@ describe('monthly roll-ups of the list aggregates', () => {
     const day = '2026-05-02';
     const o = data.ords[1]!;
     // One event on a site no other event has: its keys exist on this day only.
-    const lone: EvtRow = { ord_no: o.ord_no, ord_goods_seq: 9, site_no: '30', goods_no: data.goods[0]!.goods_no, agrt_gb_cd: '02', evt_gb_cd: '10', evt_dtm: `${day} 09:00:00`, qty: 1, amt: 5000, dc_amt_2nd: 0, dc_amt_3rd: 0 };
+    const lone: EvtRow = {
+      ord_no: o.ord_no,
+      ord_goods_seq: 9,
+      site_no: '30',
+      goods_no: data.goods[0]!.goods_no,
+      agrt_gb_cd: '02',
+      evt_gb_cd: '10',
+      evt_dtm: `${day} 09:00:00`,
+      qty: 1,
+      amt: 5000,
+      dc_amt_2nd: 0,
+      dc_amt_3rd: 0,
+    };
     await db.knex('ord_stat_evt').insert(lone);
     data.events.push(lone);
     for (const kind of DAILY) await build(kind, day);
@@ -127,7 +171,11 @@ describe('monthly roll-ups of the list aggregates', () => {
 
   it('when a roll-up or a daily table was changed by hand, then the nightly check rolls the month up again from the daily rows', async () => {
     expect(await reconcileMonths(db.knex, DAYS), 'nothing to do while they agree').to.deep.equal([]);
-    await db.knex('agg_goods_monthly').where({ agrt_mon: '2026-04-01' }).limit(1).update({ ord_amt: db.knex.raw('ord_amt + 1000') });
+    await db
+      .knex('agg_goods_monthly')
+      .where({ agrt_mon: '2026-04-01' })
+      .limit(1)
+      .update({ ord_amt: db.knex.raw('ord_amt + 1000') });
     await db.knex('agg_entr_monthly').where({ agrt_mon: '2026-05-01' }).limit(1).delete();
     const fixed = await reconcileMonths(db.knex, DAYS);
     expect(fixed.map((f) => `${f.kind} ${f.month}`).sort()).to.deep.equal(['entr 2026-05-01', 'goods 2026-04-01']);
@@ -135,7 +183,11 @@ describe('monthly roll-ups of the list aggregates', () => {
 
     // A daily row changed by hand: the month is rolled up from it, and rebuilding the day then
     // takes out exactly what the month holds for it.
-    await db.knex('agg_ctg_daily').where({ agrt_dt: '2026-04-30' }).limit(1).update({ cncl_amt: db.knex.raw('cncl_amt + 500') });
+    await db
+      .knex('agg_ctg_daily')
+      .where({ agrt_dt: '2026-04-30' })
+      .limit(1)
+      .update({ cncl_amt: db.knex.raw('cncl_amt + 500') });
     expect((await reconcileMonths(db.knex, ['2026-04-30'])).map((f) => f.kind)).to.deep.equal(['category']);
     await build('category', '2026-04-30');
     await expectMonthsRight(DAYS);

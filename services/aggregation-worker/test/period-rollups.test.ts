@@ -60,7 +60,19 @@ describe('period rollups: kind period and the inflow rollups', () => {
     await db.knex('goods').insert({ ...goods, goods_nm: 'new goods', sale_stat_cd: '10', goods_reg_dtm: '2026-04-01 00:00:00' });
     data.goods.push(goods);
     filedAs.set(goods.goods_no, goods);
-    const event: EvtRow = { ord_no: data.ords[0]!.ord_no, ord_goods_seq: 99, site_no: '10', goods_no: 'GNEW', agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: `${day} 12:00:00`, qty: 3, amt: 9000, dc_amt_2nd: 300, dc_amt_3rd: 0 };
+    const event: EvtRow = {
+      ord_no: data.ords[0]!.ord_no,
+      ord_goods_seq: 99,
+      site_no: '10',
+      goods_no: 'GNEW',
+      agrt_gb_cd: '01',
+      evt_gb_cd: '10',
+      evt_dtm: `${day} 12:00:00`,
+      qty: 3,
+      amt: 9000,
+      dc_amt_2nd: 300,
+      dc_amt_3rd: 0,
+    };
     await db.knex('ord_stat_evt').insert(event);
     data.events.push(event);
     await build('period', day);
@@ -75,12 +87,18 @@ describe('period rollups: kind period and the inflow rollups', () => {
     expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day, filedAs));
     const after = await storedMonths(db.knex, 'events');
     expect(after).to.deep.equal(expectedMonths());
-    expect(after.filter((r) => ['C999', 'E999', 'B9', 'md.new'].includes(String(r.dim_val))), 'no row of a key without days').to.deep.equal([]);
+    expect(
+      after.filter((r) => ['C999', 'E999', 'B9', 'md.new'].includes(String(r.dim_val))),
+      'no row of a key without days',
+    ).to.deep.equal([]);
   });
 
   it('when goods change attributes after they were first filed, then later builds file them as before, and a goods first seen later as it is then', async () => {
     const moved = data.goods.find((g) => g.md_id && g.brand_no)!;
-    await db.knex('goods').where({ goods_no: moved.goods_no }).update({ std_ctg_no: 'C777', entr_no: 'E777', brand_no: null, md_id: 'md.other' });
+    await db
+      .knex('goods')
+      .where({ goods_no: moved.goods_no })
+      .update({ std_ctg_no: 'C777', entr_no: 'E777', brand_no: null, md_id: 'md.other' });
     Object.assign(moved, { std_ctg_no: 'C777', entr_no: 'E777', brand_no: null, md_id: 'md.other' });
     const late = { goods_no: 'GLATE', entr_no: 'E003', std_ctg_no: 'C200', md_id: null, brand_no: 'B1' };
     await db.knex('goods').insert({ ...late, goods_nm: 'late goods', sale_stat_cd: '10', goods_reg_dtm: '2026-05-01 00:00:00' });
@@ -88,8 +106,17 @@ describe('period rollups: kind period and the inflow rollups', () => {
     filedAs.set(late.goods_no, late);
     const day = DAYS[2]!;
     const events: EvtRow[] = [moved.goods_no, late.goods_no].map((goodsNo, i) => ({
-      ord_no: data.ords[1]!.ord_no, ord_goods_seq: 80 + i, site_no: '20', goods_no: goodsNo, agrt_gb_cd: '02', evt_gb_cd: '10',
-      evt_dtm: `${day} 08:15:00`, qty: 1, amt: 4000, dc_amt_2nd: 0, dc_amt_3rd: 100,
+      ord_no: data.ords[1]!.ord_no,
+      ord_goods_seq: 80 + i,
+      site_no: '20',
+      goods_no: goodsNo,
+      agrt_gb_cd: '02',
+      evt_gb_cd: '10',
+      evt_dtm: `${day} 08:15:00`,
+      qty: 1,
+      amt: 4000,
+      dc_amt_2nd: 0,
+      dc_amt_3rd: 100,
     }));
     await db.knex('ord_stat_evt').insert(events);
     data.events.push(...events);
@@ -97,8 +124,14 @@ describe('period rollups: kind period and the inflow rollups', () => {
 
     const stored = await storedPeriod(db.knex, day);
     expect(stored).to.deep.equal(expectedPeriod(data, day, filedAs));
-    expect(stored.dims.some((r) => r.dim_val === 'C777'), 'not under the new category').to.equal(false);
-    expect(stored.dims.some((r) => r.dim_cd === 'brand' && r.dim_val === 'B1' && r.agrt_gb_cd === '02'), 'the late goods under its brand').to.equal(true);
+    expect(
+      stored.dims.some((r) => r.dim_val === 'C777'),
+      'not under the new category',
+    ).to.equal(false);
+    expect(
+      stored.dims.some((r) => r.dim_cd === 'brand' && r.dim_val === 'B1' && r.agrt_gb_cd === '02'),
+      'the late goods under its brand',
+    ).to.equal(true);
     expect(await db.knex('agg_goods_dim').where({ goods_no: moved.goods_no }).first('std_ctg_no', 'entr_no')).to.deep.equal({
       std_ctg_no: filedAs.get(moved.goods_no)!.std_ctg_no,
       entr_no: filedAs.get(moved.goods_no)!.entr_no,
@@ -116,7 +149,9 @@ describe('period rollups: kind period and the inflow rollups', () => {
     data.inflows.push(view);
     await build('inflow', DAYS[1]!, 0);
     expect(await storedInflowRollups(db.knex, DAYS[1]!)).to.deep.equal(expectedInflowRollups(data, DAYS[1]!, filedAs));
-    expect(await storedMonths(db.knex, 'inflow')).to.deep.equal(monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dims)));
+    expect(await storedMonths(db.knex, 'inflow')).to.deep.equal(
+      monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dims)),
+    );
   });
 
   it('when every period and inflow day is built at once, twice each, then none deadlocks and every rollup is right', async () => {
@@ -126,13 +161,19 @@ describe('period rollups: kind period and the inflow rollups', () => {
       expect(await storedInflowRollups(db.knex, day), day).to.deep.equal(expectedInflowRollups(data, day, filedAs));
     }
     expect(await storedMonths(db.knex, 'events')).to.deep.equal(expectedMonths());
-    expect(await storedMonths(db.knex, 'inflow')).to.deep.equal(monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dims)));
+    expect(await storedMonths(db.knex, 'inflow')).to.deep.equal(
+      monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dims)),
+    );
   });
 
   it('when a period day no longer equals its events, then the reconciliation finds that day, and its rebuild agrees again', async () => {
     expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
     const day = DAYS[3]!;
-    await db.knex('agg_dim_daily').where({ agrt_dt: day, dim_cd: 'ctg' }).limit(1).update({ ord_qty: db.knex.raw('ord_qty + 1') });
+    await db
+      .knex('agg_dim_daily')
+      .where({ agrt_dt: day, dim_cd: 'ctg' })
+      .limit(1)
+      .update({ ord_qty: db.knex.raw('ord_qty + 1') });
     expect((await reconcileDays(db.knex, DAYS)).map((m) => [m.kind, m.day])).to.deep.equal([['period', day]]);
     await build('period', day);
     await db.knex('agg_site_hourly').where({ agrt_dt: DAYS[0] }).limit(1).delete();

@@ -32,18 +32,36 @@ describe('queue dashboard in a real browser', function () {
 
   before(async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
+      );
     }
     db = await createTestDatabase('agg_browser', boMigrations);
     data = generateSourceData(5150, ['2026-04-30', DAY]);
     await insertSourceData(db.knex, data);
     env = createTestQueues('browser');
     workers = startTestWorkers(env, db.knex);
-    const app = createWorkerApp({ logger: testLogger(), knex: db.knex, redis: env.redis, queues: env.queues, credentials: CREDENTIALS, rerunMaxDays: 31 });
+    const app = createWorkerApp({
+      logger: testLogger(),
+      knex: db.knex,
+      redis: env.redis,
+      queues: env.queues,
+      credentials: CREDENTIALS,
+      rerunMaxDays: 31,
+    });
     server = await startHttpServer(app, 0, [], '127.0.0.1');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   after(async () => {
@@ -58,7 +76,10 @@ describe('queue dashboard in a real browser', function () {
     const context = await browser!.newContext();
     try {
       // Headless Chromium has nobody to ask for the password the 401 requests: the navigation fails.
-      const error = await (await context.newPage()).goto(`${server.url}/admin/queues`).then(() => undefined, (e: Error) => e);
+      const error = await (await context.newPage()).goto(`${server.url}/admin/queues`).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(error?.message).to.match(/ERR_INVALID_AUTH_CREDENTIALS/);
       expect((await context.request.get(`${server.url}/admin/queues/api/queues`)).status()).to.equal(401);
     } finally {
@@ -67,7 +88,10 @@ describe('queue dashboard in a real browser', function () {
   });
 
   it('when ops sign in, see the queues, and queue a rerun through the form, then the job completes on the board and the day is rebuilt', async () => {
-    const context = await browser!.newContext({ httpCredentials: { username: CREDENTIALS.user, password: CREDENTIALS.password }, viewport: { width: 1280, height: 900 } });
+    const context = await browser!.newContext({
+      httpCredentials: { username: CREDENTIALS.user, password: CREDENTIALS.password },
+      viewport: { width: 1280, height: 900 },
+    });
     try {
       const page = await context.newPage();
       await page.goto(`${server.url}/admin/queues`);

@@ -19,7 +19,14 @@ describe('queue dashboard', () => {
   before(async () => {
     db = await createTestDatabase('agg_dashboard', boMigrations);
     env = createTestQueues('dash');
-    app = createWorkerApp({ logger: testLogger(), knex: db.knex, redis: env.redis, queues: env.queues, credentials: CREDENTIALS, rerunMaxDays: 31 });
+    app = createWorkerApp({
+      logger: testLogger(),
+      knex: db.knex,
+      redis: env.redis,
+      queues: env.queues,
+      credentials: CREDENTIALS,
+      rerunMaxDays: 31,
+    });
   });
   after(async () => {
     await env?.close();
@@ -77,19 +84,31 @@ describe('queue dashboard', () => {
   });
 
   it('when the rerun form is submitted with a range, then one job per (kind, day) is queued with a deterministic id', async () => {
-    const res = await request(app).post('/admin/rerun').set('Authorization', OPS).type('form').send({ kind: 'all', from: '2026-04-30', to: '2026-05-01' });
+    const res = await request(app)
+      .post('/admin/rerun')
+      .set('Authorization', OPS)
+      .type('form')
+      .send({ kind: 'all', from: '2026-04-30', to: '2026-05-01' });
     expect(res.status).to.equal(202);
     const jobs = await env.queues.build.getJobs(['waiting']);
     const ids = jobs.map((j) => j.id).sort();
     expect(ids).to.have.length(2 * AGGREGATE_KINDS.length);
     expect(ids).to.include.members(['build-category-2026-04-30', 'build-inflow-2026-05-01', 'build-entr-2026-05-01']);
     expect(ids.every((id) => !id!.includes(':'))).to.equal(true);
-    expect((await env.queues.build.getJob('build-goods-2026-05-01'))?.data).to.deep.equal({ kind: 'goods', day: '2026-05-01', requestedBy: 'dashboard' });
+    expect((await env.queues.build.getJob('build-goods-2026-05-01'))?.data).to.deep.equal({
+      kind: 'goods',
+      day: '2026-05-01',
+      requestedBy: 'dashboard',
+    });
     expect(res.text).to.include('build-payway-2026-04-30');
   });
 
   it('when the same rerun is submitted again while its jobs wait, then the duplicates collapse into the waiting jobs', async () => {
-    const res = await request(app).post('/admin/rerun').set('Authorization', OPS).type('form').send({ kind: 'payway', from: '2026-04-30', to: '2026-04-30' });
+    const res = await request(app)
+      .post('/admin/rerun')
+      .set('Authorization', OPS)
+      .type('form')
+      .send({ kind: 'payway', from: '2026-04-30', to: '2026-04-30' });
     expect(res.status).to.equal(202);
     expect(res.text).to.include('already queued or running');
     expect(await env.queues.build.getJobCountByTypes('waiting')).to.equal(2 * AGGREGATE_KINDS.length);

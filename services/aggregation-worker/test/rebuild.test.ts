@@ -41,9 +41,16 @@ describe('rebuildAggregate', () => {
   }
 
   it('when the generated data is inspected, then it holds cancellations on a later day than their order, across the month end', () => {
-    const orderDay = new Map(data.events.filter((e) => e.evt_gb_cd === '10' && e.agrt_gb_cd === '01').map((e) => [`${e.ord_no}/${e.ord_goods_seq}`, e.evt_dtm.slice(0, 10)]));
+    const orderDay = new Map(
+      data.events
+        .filter((e) => e.evt_gb_cd === '10' && e.agrt_gb_cd === '01')
+        .map((e) => [`${e.ord_no}/${e.ord_goods_seq}`, e.evt_dtm.slice(0, 10)]),
+    );
     const crossing = data.events.filter(
-      (e) => e.evt_gb_cd === '20' && orderDay.get(`${e.ord_no}/${e.ord_goods_seq}`)!.slice(0, 7) === '2026-04' && e.evt_dtm.startsWith('2026-05'),
+      (e) =>
+        e.evt_gb_cd === '20' &&
+        orderDay.get(`${e.ord_no}/${e.ord_goods_seq}`)!.slice(0, 7) === '2026-04' &&
+        e.evt_dtm.startsWith('2026-05'),
     );
     expect(crossing.length).to.be.greaterThan(0);
   });
@@ -65,18 +72,23 @@ describe('rebuildAggregate', () => {
       await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
       const first = await storedRows(db.knex, kind, day);
       await rebuildAggregate(db.knex, { kind, day, requestedBy: 'dashboard' });
-      expect(await storedRows(db.knex, kind, day)).to.deep.equal(first).and.to.deep.equal(expectedDaily(data, kind, day));
+      expect(await storedRows(db.knex, kind, day))
+        .to.deep.equal(first)
+        .and.to.deep.equal(expectedDaily(data, kind, day));
     }
   });
 
   it('when every kind and day is built at once (as parallel workers do), then none deadlocks and every day is right', async () => {
     await Promise.all(
       DAYS.flatMap((day) =>
-        [...DAILY, 'period' as const, 'inflow' as const].flatMap((kind) => [1, 2].map(() => rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' }))),
+        [...DAILY, 'period' as const, 'inflow' as const].flatMap((kind) =>
+          [1, 2].map(() => rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' })),
+        ),
       ),
     );
     for (const day of DAYS) {
-      for (const kind of DAILY) expect(await storedRows(db.knex, kind, day), `${kind} ${day}`).to.deep.equal(expectedDaily(data, kind, day));
+      for (const kind of DAILY)
+        expect(await storedRows(db.knex, kind, day), `${kind} ${day}`).to.deep.equal(expectedDaily(data, kind, day));
       expect(await storedPeriod(db.knex, day), `period ${day}`).to.deep.equal(expectedPeriod(data, day));
       expect(await storedRows(db.knex, 'inflow', day)).to.deep.equal(expectedInflow(data, day));
     }
@@ -89,7 +101,9 @@ describe('rebuildAggregate', () => {
     expect(log).to.include({ kind: 'payway', agrt_dt: day, requested_by: 'dashboard', outcome: 'done', row_cnt: res.rows });
     expect(log.finished_dtm).to.be.a('string');
     const maxEvtNo = Math.max(
-      ...(await db.knex('ord_stat_evt').select('evt_no', 'evt_dtm')).filter((e) => String(e.evt_dtm).startsWith(day)).map((e) => Number(e.evt_no)),
+      ...(await db.knex('ord_stat_evt').select('evt_no', 'evt_dtm'))
+        .filter((e) => String(e.evt_dtm).startsWith(day))
+        .map((e) => Number(e.evt_no)),
     );
     const status = await db.knex('agg_built_day').where({ kind: 'payway', agrt_dt: day }).first();
     expect(status).to.include({ agrt_hour: -1, row_cnt: res.rows, built_max_no: maxEvtNo });

@@ -17,7 +17,13 @@ import { createQueues } from '../src/queue/queues.ts';
 import { createRedis } from '@bo/service-kit';
 import { createTestQueues, REDIS_URL, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
 
-const SEOUL: ScheduleSettings = { timeZone: 'Asia/Seoul', dailyCron: '0 9 * * *', hourlyCron: '5 * * * *', reconcile: true, reconcileCron: '0 3 * * *' };
+const SEOUL: ScheduleSettings = {
+  timeZone: 'Asia/Seoul',
+  dailyCron: '0 9 * * *',
+  hourlyCron: '5 * * * *',
+  reconcile: true,
+  reconcileCron: '0 3 * * *',
+};
 
 describe('schedules', () => {
   let db: TestDatabase;
@@ -82,9 +88,13 @@ describe('schedules', () => {
 
   it('when the daily run resolves its day at 08:30 Seoul on 1 May (23:30 UTC on 30 April), then it queues every daily kind for 30 April', async () => {
     const result = await runScheduled('daily', deps(new Date('2026-04-30T23:30:00Z')));
-    expect(result.queued.map((q) => q.jobId).sort()).to.deep.equal(
-      ['build-category-2026-04-30', 'build-entr-2026-04-30', 'build-goods-2026-04-30', 'build-payway-2026-04-30', 'build-period-2026-04-30'],
-    );
+    expect(result.queued.map((q) => q.jobId).sort()).to.deep.equal([
+      'build-category-2026-04-30',
+      'build-entr-2026-04-30',
+      'build-goods-2026-04-30',
+      'build-payway-2026-04-30',
+      'build-period-2026-04-30',
+    ]);
     const job = await env.queues.build.getJob('build-payway-2026-04-30');
     expect(job?.data).to.deep.equal({ kind: 'payway', day: '2026-04-30', requestedBy: 'schedule' });
   });
@@ -113,7 +123,9 @@ describe('schedules', () => {
 
   it('when the hourly run finds hours without a build after downtime, then it queues exactly those hours, the last being the hour just ended', async () => {
     // 12:10 in Seoul on 1 May; hour 10 was built before the downtime.
-    await db.knex('agg_built_day').insert({ kind: 'inflow', agrt_dt: '2026-05-01', agrt_hour: 10, built_max_no: 0, row_cnt: 0, built_dtm: '2026-05-01 11:05:00' });
+    await db
+      .knex('agg_built_day')
+      .insert({ kind: 'inflow', agrt_dt: '2026-05-01', agrt_hour: 10, built_max_no: 0, row_cnt: 0, built_dtm: '2026-05-01 11:05:00' });
     const result = await runScheduled('hourly', deps(new Date('2026-05-01T03:10:00Z'), { catchUpHours: 5 }));
     expect(result.queued.filter((q) => q.requestedBy === 'schedule').map((q) => q.jobId)).to.deep.equal([
       'build-inflow-2026-05-01-h07',

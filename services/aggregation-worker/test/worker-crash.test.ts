@@ -65,7 +65,12 @@ describe('worker process killed in the middle of a job', function () {
     const before = await storedRows(db.knex, 'goods', DAY);
     const more = generateSourceData(31338, [DAY]);
     await insertSourceData(db.knex, more);
-    const all: SourceData = { goods: [...data.goods, ...more.goods], ords: [...data.ords, ...more.ords], events: [...data.events, ...more.events], inflows: [] };
+    const all: SourceData = {
+      goods: [...data.goods, ...more.goods],
+      ords: [...data.ords, ...more.ords],
+      events: [...data.events, ...more.events],
+      inflows: [],
+    };
     expect(expectedDaily(all, 'goods', DAY)).not.to.deep.equal(before);
 
     // Hold one row of that day so the job's DELETE has to wait: a slow build, honestly.
@@ -80,7 +85,10 @@ describe('worker process killed in the middle of a job', function () {
     await enqueueBuild(env.queues.build, { kind: 'goods', day: DAY }, 'cli');
     await waitFor('the job to be active', async () => (await (await env.queues.build.getJob(JOB_ID))?.getState()) === 'active', 30_000);
     await waitFor('the build to wait on the held row', async () => {
-      const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_goods_daily%'", [db.name]);
+      const [rows] = await db.knex.raw(
+        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_goods_daily%'",
+        [db.name],
+      );
       return Number(rows[0].n) > 0;
     });
     expect(await storedRows(db.knex, 'goods', DAY), 'a reader sees the old day while it is rebuilt').to.deep.equal(before);

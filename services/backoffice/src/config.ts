@@ -25,7 +25,8 @@ export const backofficeConfigSchema = {
   ...ConfigFragments.http,
   CORS_ORIGINS: Type.String({
     default: '',
-    description: 'comma-separated browser origins (scheme://host[:port]) of the back-office UI allowed to call the API cross-origin; empty = CORS off',
+    description:
+      'comma-separated browser origins (scheme://host[:port]) of the back-office UI allowed to call the API cross-origin; empty = CORS off',
   }),
   BO_PORT: ConfigFragments.ports.BO_PORT,
   ...aiConfigSchema,

@@ -1,5 +1,13 @@
 import { createKnex } from '@bo/db';
-import { createLogger, createRedis, installGracefulShutdown, runMain, serverTimeoutsFor, startHttpServer, type Closer } from '@bo/service-kit';
+import {
+  createLogger,
+  createRedis,
+  installGracefulShutdown,
+  runMain,
+  serverTimeoutsFor,
+  startHttpServer,
+  type Closer,
+} from '@bo/service-kit';
 import { createBackofficeApp } from './app.ts';
 import { BO_PREFIX } from './deps.ts';
 import { loadBackofficeConfig } from './config.ts';

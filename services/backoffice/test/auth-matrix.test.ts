@@ -101,13 +101,37 @@ const CONFIGURATIONS: { name: string; env: Record<string, string>; good: string;
     good: bearer(ADMIN),
     bad: [
       ...MALFORMED,
-      { when: 'an expired token', authorization: `Bearer ${handMadeJwt(HS, live({ exp: nowSeconds() - 60 }), hs256(TEST_JWT_SECRET))}`, code: '1103' },
-      { when: 'a token not valid yet (future nbf)', authorization: `Bearer ${handMadeJwt(HS, live({ nbf: nowSeconds() + 600 }), hs256(TEST_JWT_SECRET))}`, code: '1102' },
-      { when: 'a token signed with another secret', authorization: bearer(CLAIMS, { secret: 'some-other-secret-0123456789' }), code: '1102' },
-      { when: 'a payload altered after signing', authorization: `Bearer ${tampered(handMadeJwt(HS, live(), hs256(TEST_JWT_SECRET)))}`, code: '1102' },
+      {
+        when: 'an expired token',
+        authorization: `Bearer ${handMadeJwt(HS, live({ exp: nowSeconds() - 60 }), hs256(TEST_JWT_SECRET))}`,
+        code: '1103',
+      },
+      {
+        when: 'a token not valid yet (future nbf)',
+        authorization: `Bearer ${handMadeJwt(HS, live({ nbf: nowSeconds() + 600 }), hs256(TEST_JWT_SECRET))}`,
+        code: '1102',
+      },
+      {
+        when: 'a token signed with another secret',
+        authorization: bearer(CLAIMS, { secret: 'some-other-secret-0123456789' }),
+        code: '1102',
+      },
+      {
+        when: 'a payload altered after signing',
+        authorization: `Bearer ${tampered(handMadeJwt(HS, live(), hs256(TEST_JWT_SECRET)))}`,
+        code: '1102',
+      },
       { when: 'alg none without a signature', authorization: `Bearer ${handMadeJwt(NONE, live())}`, code: '1102' },
-      { when: 'alg none keeping a valid HS256 signature', authorization: `Bearer ${handMadeJwt(NONE, live(), hs256(TEST_JWT_SECRET))}`, code: '1102' },
-      { when: 'a properly signed RS256 token (HS/RS confusion)', authorization: `Bearer ${handMadeJwt(RS, live(), rs256(keys.privateKey))}`, code: '1102' },
+      {
+        when: 'alg none keeping a valid HS256 signature',
+        authorization: `Bearer ${handMadeJwt(NONE, live(), hs256(TEST_JWT_SECRET))}`,
+        code: '1102',
+      },
+      {
+        when: 'a properly signed RS256 token (HS/RS confusion)',
+        authorization: `Bearer ${handMadeJwt(RS, live(), rs256(keys.privateKey))}`,
+        code: '1102',
+      },
     ],
   },
   {
@@ -116,12 +140,32 @@ const CONFIGURATIONS: { name: string; env: Record<string, string>; good: string;
     good: `Bearer ${handMadeJwt(RS, { sub: ADMIN.sub, workGrpCd: ADMIN.workGrpCd, exp: nowSeconds() + 3600 }, rs256(keys.privateKey))}`,
     bad: [
       ...MALFORMED,
-      { when: 'an expired token', authorization: `Bearer ${handMadeJwt(RS, live({ exp: nowSeconds() - 60 }), rs256(keys.privateKey))}`, code: '1103' },
-      { when: 'a token not valid yet (future nbf)', authorization: `Bearer ${handMadeJwt(RS, live({ nbf: nowSeconds() + 600 }), rs256(keys.privateKey))}`, code: '1102' },
-      { when: 'a token signed with another private key', authorization: `Bearer ${handMadeJwt(RS, live(), rs256(attacker.privateKey))}`, code: '1102' },
-      { when: 'a payload altered after signing', authorization: `Bearer ${tampered(handMadeJwt(RS, live(), rs256(keys.privateKey)))}`, code: '1102' },
+      {
+        when: 'an expired token',
+        authorization: `Bearer ${handMadeJwt(RS, live({ exp: nowSeconds() - 60 }), rs256(keys.privateKey))}`,
+        code: '1103',
+      },
+      {
+        when: 'a token not valid yet (future nbf)',
+        authorization: `Bearer ${handMadeJwt(RS, live({ nbf: nowSeconds() + 600 }), rs256(keys.privateKey))}`,
+        code: '1102',
+      },
+      {
+        when: 'a token signed with another private key',
+        authorization: `Bearer ${handMadeJwt(RS, live(), rs256(attacker.privateKey))}`,
+        code: '1102',
+      },
+      {
+        when: 'a payload altered after signing',
+        authorization: `Bearer ${tampered(handMadeJwt(RS, live(), rs256(keys.privateKey)))}`,
+        code: '1102',
+      },
       { when: 'alg none without a signature', authorization: `Bearer ${handMadeJwt(NONE, live())}`, code: '1102' },
-      { when: 'an HS256 token keyed with the public key PEM (HS/RS confusion)', authorization: `Bearer ${handMadeJwt(HS, live({ workGrpCd: 'BO_ADMIN' }), hs256(keys.publicKey))}`, code: '1102' },
+      {
+        when: 'an HS256 token keyed with the public key PEM (HS/RS confusion)',
+        authorization: `Bearer ${handMadeJwt(HS, live({ workGrpCd: 'BO_ADMIN' }), hs256(keys.publicKey))}`,
+        code: '1102',
+      },
       { when: 'an HS256 token signed with a secret', authorization: bearer(CLAIMS), code: '1102' },
     ],
   },
@@ -137,7 +181,9 @@ describe('back-office authentication matrix: every operation × every bad token'
     // Just enough rows that every sample request is a valid one a good token gets 200 for.
     await insertAiMasters(db.knex);
     await db.knex('goods').insert(goodsRow('G001', { goods_nm: '나이키 드라이핏 반팔티셔츠' }));
-    await db.knex('goods_doc_page').insert({ goods_no: 'G001', file_nm: 'spec.pdf', page_no: 1, page_text: '땀을 빠르게 흡수하는 기능성 원단의 반팔티셔츠입니다.' });
+    await db
+      .knex('goods_doc_page')
+      .insert({ goods_no: 'G001', file_nm: 'spec.pdf', page_no: 1, page_text: '땀을 빠르게 흡수하는 기능성 원단의 반팔티셔츠입니다.' });
   });
   after(async () => {
     await db?.drop();

@@ -52,12 +52,23 @@ describe('hostile input: back-office operations', function () {
     for (let day = plan.start; day <= plan.end; day = addDays(day, 1))
       for (const kind of [...DAILY_KINDS, 'inflow' as const]) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
 
-    const goods = (await db.knex('goods').whereNotNull('brand_no').whereNotNull('md_id').orderBy('goods_no').first()) as Record<string, string>;
+    const goods = (await db.knex('goods').whereNotNull('brand_no').whereNotNull('md_id').orderBy('goods_no').first()) as Record<
+      string,
+      string
+    >;
     const site = (await db.knex('site').orderBy('site_no').first('site_no')) as { site_no: string };
     const option = (await db.knex('cm_cd').where({ grp_cd: 'PR050', use_yn: 'Y' }).orderBy('sort_seq').first('cd')) as { cd: string };
     const md = (await db.knex('md_std_ctg').orderBy('user_id').first('user_id')) as { user_id: string };
     const promotion = (await db.knex('mkdp').orderBy('mkdp_no').first('mkdp_nm')) as { mkdp_nm: string } | undefined;
-    samples = sampleRequests({ ...goods, site_no: site.site_no, option: option.cd, md_user: md.user_id, mkdp_nm: promotion?.mkdp_nm ?? 'x', start: plan.start, end: plan.end });
+    samples = sampleRequests({
+      ...goods,
+      site_no: site.site_no,
+      option: option.cd,
+      md_user: md.user_id,
+      mkdp_nm: promotion?.mkdp_nm ?? 'x',
+      start: plan.start,
+      end: plan.end,
+    });
 
     authorization = fc.oneof(
       { weight: 6, arbitrary: fc.constant(bearer(ADMIN)) },
@@ -73,7 +84,9 @@ describe('hostile input: back-office operations', function () {
   });
 
   after(async () => {
-    console.log(`      (hostile input: ${sent} hostile requests to ${operationsOf('backoffice').length} back-office operations; status/code × count: ${tally(statuses)})`);
+    console.log(
+      `      (hostile input: ${sent} hostile requests to ${operationsOf('backoffice').length} back-office operations; status/code × count: ${tally(statuses)})`,
+    );
     await server?.close();
     await db?.drop();
   });
@@ -82,7 +95,9 @@ describe('hostile input: back-office operations', function () {
     for (const op of operationsOf('backoffice')) {
       const sample = samples[op.operationId];
       expect(sample, `a sample request for ${op.operationId}`).to.not.equal(undefined);
-      const query = new URLSearchParams(Object.entries(sample!.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]))).toString();
+      const query = new URLSearchParams(
+        Object.entries(sample!.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x])),
+      ).toString();
       const answer = await sendRaw(server.url, `${BO_PREFIX}${op.path}`, {
         method: op.method,
         query,
@@ -155,7 +170,9 @@ function sampleRequests(k: Known): Record<string, SampleRequest> {
     getAiGoodsDescV1: { query: desc },
     getPeriodBasedStatusGraphData: { body: period },
     getHourBasedStatusGraphData: { body: hourly },
-    getPeriodSalesStatusGraphData: { query: { ...period, calendarType: 'month', startMonth: k.start.slice(0, 7), endMonth: k.end.slice(0, 7) } },
+    getPeriodSalesStatusGraphData: {
+      query: { ...period, calendarType: 'month', startMonth: k.start.slice(0, 7), endMonth: k.end.slice(0, 7) },
+    },
     getHourlySalesStatusGraphData: { query: hourly },
     getCategorySalesStatusTop: { query: { ...range, stdCtgNo: k.std_ctg_no!.slice(0, 2) } },
     getPeriodBasedStatusList: { query: period },
@@ -179,4 +196,7 @@ function sampleRequests(k: Known): Record<string, SampleRequest> {
 }
 
 const tally = (statuses: Map<string, number>): string =>
-  [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([outcome, n]) => `${outcome} ×${n}`).join(', ');
+  [...statuses]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([outcome, n]) => `${outcome} ×${n}`)
+    .join(', ');

@@ -46,7 +46,10 @@ describe('overload of the real back-office process: a held table and a full pool
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the back-office process exited:\n${output}`);
-      const up = await fetch(`${url}/api/bo/health`).then((r) => r.ok, () => false);
+      const up = await fetch(`${url}/api/bo/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -63,10 +66,15 @@ describe('overload of the real back-office process: a held table and a full pool
     // LOCK TABLES … WRITE makes every read of the table wait: a statement that cannot finish.
     const hold = await holdTables(db.knex, db.name, ['agg_payway_daily']);
     try {
-      const slow = request(url).get(PAY_WAY).set('Authorization', AUTH).timeout(20_000).then((r) => r);
+      const slow = request(url)
+        .get(PAY_WAY)
+        .set('Authorization', AUTH)
+        .timeout(20_000)
+        .then((r) => r);
       // The slow read has the only connection once the server shows it waiting for the table.
       for (let tries = 0; ; tries++) {
-        if (tries === 100) throw new Error(`the statistics read never waited on the table; it answered ${JSON.stringify((await slow).body)}`);
+        if (tries === 100)
+          throw new Error(`the statistics read never waited on the table; it answered ${JSON.stringify((await slow).body)}`);
         if ((await hold.waiting()).some((sql) => sql.includes('agg_payway_daily'))) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -7,7 +7,14 @@ import { type TestDatabase } from '@bo/testing';
 import { question, restockRequest, review } from './dashboard/fixtures.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './statistics/helpers/arranged-data.ts';
 import { days } from './statistics/helpers/expected.ts';
-import { ADMIN_AUTH, binary, expectSupplierRefused, statisticsApp, statisticsDatabase, supplierAuth } from './statistics/helpers/statistics-app.ts';
+import {
+  ADMIN_AUTH,
+  binary,
+  expectSupplierRefused,
+  statisticsApp,
+  statisticsDatabase,
+  supplierAuth,
+} from './statistics/helpers/statistics-app.ts';
 
 /**
  * A supplier token sees only its own supplier on every statistics, dashboard and AI operation.
@@ -97,7 +104,10 @@ const CASES: Record<string, Case> = {
   getPeriodBasedStatusList: { sample: { ...PERIOD, agrtGb: '01' }, check: { kind: 'partition', figures: allFigures } },
   downloadPeriodBasedStatusExcel: { sample: { ...PERIOD, agrtGb: '02' }, check: { kind: 'partition', figures: allFigures } },
   getHourBasedStatusList: { sample: { ...HOURLY, agrtGb: '02' }, check: { kind: 'partition', figures: allFigures } },
-  downloadHourBasedStatusExcel: { sample: { ...HOURLY, agrtGb: '01', fileName: 'hourly' }, check: { kind: 'partition', figures: allFigures } },
+  downloadHourBasedStatusExcel: {
+    sample: { ...HOURLY, agrtGb: '01', fileName: 'hourly' },
+    check: { kind: 'partition', figures: allFigures },
+  },
   // statistics lists over the daily aggregates
   getGoodsStatusList: { sample: { ...RANGE, agrtGb: '01' }, check: { kind: 'rows', ...listRows } },
   downloadGoodsStatusExcel: { sample: { ...RANGE, agrtGb: '02', fileName: 'goods' }, check: { kind: 'rows', ...sheetRows } },
@@ -112,11 +122,19 @@ const CASES: Record<string, Case> = {
   getGoodsSaleStockStatus: { sample: {}, check: { kind: 'partition', figures: (b) => figures(b, ['mdMatchedStdCtgCount']) } },
   getRestockNoticeStatus: {
     sample: {},
-    check: { kind: 'partition', figures: (b) => ({ totCnt: (b as { totCnt: number }).totCnt }), goodsIn: (b) => (b as { list: Row[] }).list.map((x) => String(x.goodsNo)) },
+    check: {
+      kind: 'partition',
+      figures: (b) => ({ totCnt: (b as { totCnt: number }).totCnt }),
+      goodsIn: (b) => (b as { list: Row[] }).list.map((x) => String(x.goodsNo)),
+    },
   },
   getQnaAnswerStatus: {
     sample: {},
-    check: { kind: 'partition', figures: (b) => ({ totalCnt: (b as { totalCnt: number }).totalCnt }), goodsIn: (b) => (b as { list: Row[] }).list.map((x) => String(x.goodsNo)) },
+    check: {
+      kind: 'partition',
+      figures: (b) => ({ totalCnt: (b as { totalCnt: number }).totalCnt }),
+      goodsIn: (b) => (b as { list: Row[] }).list.map((x) => String(x.goodsNo)),
+    },
   },
   getGoodsReviewStatus: { sample: {}, check: { kind: 'partition', figures: (b) => figures(b) } },
 };
@@ -132,27 +150,64 @@ const stable = (body: Body): Body => {
 
 /** Goods rows, dashboard rows and document pages on top of the statistics data set. */
 async function arrangeEverything(db: TestDatabase): Promise<Arranged> {
-  const a = arrange({ seed: 5101, orderDays: days('2026-01-24', '2026-02-08'), orders: 220, inflowDays: ['2026-02-01', '2026-02-02'], inflows: 160 });
+  const a = arrange({
+    seed: 5101,
+    orderDays: days('2026-01-24', '2026-02-08'),
+    orders: 220,
+    inflowDays: ['2026-02-01', '2026-02-02'],
+    inflows: 160,
+  });
   await insertArranged(db.knex, a);
   await buildDailyAggregates(db.knex, '2026-01-24', '2026-02-09');
   for (const [i, g] of a.goods.entries()) {
     // Every sale status and stock situation the dashboard counts, spread over the suppliers.
-    const sale = i % 5 === 0 ? { sale_stat_cd: '20', stk_qty: 0 } : i % 7 === 0 ? { stk_qty: 2, sfty_stk_qty: 5 } : { stk_qty: 50 + i, sfty_stk_qty: 5 };
-    await db.knex('goods').where({ goods_no: g.goods_no }).update({ stk_mgr_yn: 'Y', sfty_stk_qty: 5, ...sale });
+    const sale =
+      i % 5 === 0
+        ? { sale_stat_cd: '20', stk_qty: 0 }
+        : i % 7 === 0
+          ? { stk_qty: 2, sfty_stk_qty: 5 }
+          : { stk_qty: 50 + i, sfty_stk_qty: 5 };
+    await db
+      .knex('goods')
+      .where({ goods_no: g.goods_no })
+      .update({ stk_mgr_yn: 'Y', sfty_stk_qty: 5, ...sale });
   }
-  await db.knex('restock_noti_req').insert(
-    a.goods.flatMap((g, i) => Array.from({ length: (i % 4) + 1 }, (_, k) => restockRequest(g.goods_no, { mbr_no: `M${k}`, noti_yn: k === 3 ? 'Y' : 'N' }))),
-  );
-  await db.knex('goods_qna').insert(
-    a.goods.map((g, i) => question(g.goods_no, { entr_no: g.entr_no, proc_stat_cd: i % 3 === 0 ? '20' : '10', quest_dtm: `2026-02-0${(i % 9) + 1} 10:00:00` })),
-  );
-  await db.knex('goods_review').insert(
-    a.goods.map((g, i) => review(g.goods_no, { star_score: (i % 5) + 1, reg_dtm: '2026-02-08 10:00:00', del_yn: i % 6 === 0 ? 'Y' : 'N' })),
-  );
+  await db
+    .knex('restock_noti_req')
+    .insert(
+      a.goods.flatMap((g, i) =>
+        Array.from({ length: (i % 4) + 1 }, (_, k) => restockRequest(g.goods_no, { mbr_no: `M${k}`, noti_yn: k === 3 ? 'Y' : 'N' })),
+      ),
+    );
+  await db
+    .knex('goods_qna')
+    .insert(
+      a.goods.map((g, i) =>
+        question(g.goods_no, {
+          entr_no: g.entr_no,
+          proc_stat_cd: i % 3 === 0 ? '20' : '10',
+          quest_dtm: `2026-02-0${(i % 9) + 1} 10:00:00`,
+        }),
+      ),
+    );
+  await db
+    .knex('goods_review')
+    .insert(
+      a.goods.map((g, i) =>
+        review(g.goods_no, { star_score: (i % 5) + 1, reg_dtm: '2026-02-08 10:00:00', del_yn: i % 6 === 0 ? 'Y' : 'N' }),
+      ),
+    );
   await db.knex('cm_cd').insert({ grp_cd: 'PR050', cd: '10', cd_nm: '상세설명' });
-  await db.knex('goods_doc_page').insert(
-    a.goods.map((g) => ({ goods_no: g.goods_no, file_nm: `${g.goods_no}.pdf`, page_no: 1, page_text: `${g.goods_nm}은 가볍고 튼튼한 소재로 만들었습니다.\n세탁기 사용이 가능합니다.` })),
-  );
+  await db
+    .knex('goods_doc_page')
+    .insert(
+      a.goods.map((g) => ({
+        goods_no: g.goods_no,
+        file_nm: `${g.goods_no}.pdf`,
+        page_no: 1,
+        page_text: `${g.goods_nm}은 가볍고 튼튼한 소재로 만들었습니다.\n세탁기 사용이 가능합니다.`,
+      })),
+    );
   return a;
 }
 
@@ -172,7 +227,10 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
       return { status: res.status, body: Buffer.isBuffer(raw) ? JSON.parse(raw.toString('utf8')) : raw };
     }
     const book = XLSX.read(res.body as Buffer, { type: 'buffer' });
-    return { status: 200, body: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]!]!, { header: 1, defval: null, raw: true }) };
+    return {
+      status: 200,
+      body: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]!]!, { header: 1, defval: null, raw: true }),
+    };
   }
 
   before(async () => {
@@ -184,7 +242,11 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
   after(() => db?.drop());
 
   it('when the spec lists the back-office operations, then every one is checked here', () => {
-    expect(operationsOf('backoffice').map((o) => o.operationId).sort()).to.deep.equal(Object.keys(CASES).sort());
+    expect(
+      operationsOf('backoffice')
+        .map((o) => o.operationId)
+        .sort(),
+    ).to.deep.equal(Object.keys(CASES).sort());
   });
 
   for (const op of operationsOf('backoffice')) {
@@ -211,7 +273,10 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
         for (const e of SUPPLIERS) {
           const own = await answer(op, sample, supplierAuth(e));
           expect(own.status, JSON.stringify(own.body)).to.equal(200);
-          const expected = check.rebuild(admin.body, all.filter((r) => check.entrOf(r, admin.body) === e));
+          const expected = check.rebuild(
+            admin.body,
+            all.filter((r) => check.entrOf(r, admin.body) === e),
+          );
           expect(stable(own.body), e).to.deep.equal(stable(expected));
           for (const r of check.rows(own.body)) {
             const goodsNo = (r as { goodsNo?: unknown }).goodsNo;
@@ -228,7 +293,10 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
         const admin = await answer(op, sample, ADMIN_AUTH);
         expect(admin.status, JSON.stringify(admin.body)).to.equal(200);
         const total = check.figures(admin.body);
-        expect(Object.values(total).some((v) => v !== 0), 'the admin figures are not all zero').to.equal(true);
+        expect(
+          Object.values(total).some((v) => v !== 0),
+          'the admin figures are not all zero',
+        ).to.equal(true);
         const sum: Record<string, number> = {};
         for (const e of SUPPLIERS) {
           const own = await answer(op, sample, supplierAuth(e));
@@ -238,7 +306,8 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
           const mine = check.figures(own.body);
           expect(mine, `${e}'s figures are its share, not the platform's`).to.not.deep.equal(total);
           for (const [k, v] of Object.entries(mine)) sum[k] = (sum[k] ?? 0) + v;
-          for (const goodsNo of check.goodsIn?.(own.body) ?? []) expect(goodsOf(e).has(goodsNo), `${goodsNo} belongs to ${e}`).to.equal(true);
+          for (const goodsNo of check.goodsIn?.(own.body) ?? [])
+            expect(goodsOf(e).has(goodsNo), `${goodsNo} belongs to ${e}`).to.equal(true);
         }
         expect(sum).to.deep.equal(total);
       });
@@ -246,7 +315,9 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
 
     if (check.kind === 'goods') {
       const autoFill = op.operationId === 'getAiGoodsAutoFill';
-      const then = autoFill ? "then the admin's answer (it reads only the shared masters)" : "then the admin's answer; about another supplier's goods, then no goods";
+      const then = autoFill
+        ? "then the admin's answer (it reads only the shared masters)"
+        : "then the admin's answer; about another supplier's goods, then no goods";
       it(`when a supplier token calls ${title} about its own goods, ${then}`, async () => {
         const send = (goodsNo: string, auth: string) =>
           answer(op, autoFill ? { productName: a.goods.find((g) => g.goods_no === goodsNo)!.goods_nm } : { goodsNo, option: '10' }, auth);

@@ -45,10 +45,17 @@ export const inRanges = (addr: Address, ranges: readonly Cidr[]): boolean =>
  * the left of that one are the client's own claims and are ignored. Undefined means unknown,
  * which callers treat as outside.
  */
-export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trustedProxies: readonly Cidr[]): Address | undefined {
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trustedProxies: readonly Cidr[],
+): Address | undefined {
   const socket = parseAddress(socketAddress);
   if (!socket || !inRanges(socket, trustedProxies) || !forwardedFor) return socket;
-  const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parseAddress(hops[i]);
     if (!hop || !inRanges(hop, trustedProxies)) return hop;

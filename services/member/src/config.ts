@@ -13,7 +13,12 @@ export const memberConfigSchema = {
     description: 'comma-separated CIDRs of internal callers allowed to use the member service',
   }),
   TRUSTED_PROXIES: Type.String({ default: '', description: 'comma-separated CIDRs of proxies whose X-Forwarded-For is believed' }),
-  MEMBER_ACCESS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'when set, the Authorization header of each operation must carry it (not of /metrics, the API docs, /health, /ready)' })),
+  MEMBER_ACCESS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description: 'when set, the Authorization header of each operation must carry it (not of /metrics, the API docs, /health, /ready)',
+    }),
+  ),
   IDEMPOTENCY_KEY_TTL_HOURS: Type.Integer({
     minimum: 24,
     maximum: 24 * 90,

@@ -11,7 +11,13 @@ await runMain(async () => {
   const knex = createMemberKnex(config);
   const app = createMemberApp({ config, logger, knex });
   const keySweeper = startKeySweeper({ knex, logger, timeZone: config.PLATFORM_TIME_ZONE });
-  const server = await startHttpServer(app, config.MEMBER_PORT, [() => keySweeper.stop(), () => knex.destroy()], undefined, serverTimeoutsFor(config.REQUEST_TIMEOUT_MS));
+  const server = await startHttpServer(
+    app,
+    config.MEMBER_PORT,
+    [() => keySweeper.stop(), () => knex.destroy()],
+    undefined,
+    serverTimeoutsFor(config.REQUEST_TIMEOUT_MS),
+  );
   installGracefulShutdown(logger, server.close, config.SHUTDOWN_TIMEOUT_MS);
   logger.info('member service listening', { port: server.port, docs: `http://localhost:${server.port}${MEMBER_PREFIX}/swagger-ui` });
 });

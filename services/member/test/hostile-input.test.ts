@@ -30,7 +30,24 @@ const SAMPLES: Record<string, SampleRequest> = {
 
 /** X-Forwarded-For as proxies, scanners and forgers write it (127.0.0.1 is a trusted proxy here, so it is parsed). */
 const forwardedFor = fc.oneof(
-  fc.constantFrom('10.0.0.1', '8.8.8.8', '::1', '::ffff:127.0.0.1', '[::1]:80', '127.0.0.1, 10.0.0.1', '999.999.999.999', 'unknown', ',,,', ' ', '10.0.0.1,'.repeat(300), 'fe80::1%eth0', '0x7f.1', '127.1', '2130706433', '::ffff:8.8.8.8'),
+  fc.constantFrom(
+    '10.0.0.1',
+    '8.8.8.8',
+    '::1',
+    '::ffff:127.0.0.1',
+    '[::1]:80',
+    '127.0.0.1, 10.0.0.1',
+    '999.999.999.999',
+    'unknown',
+    ',,,',
+    ' ',
+    '10.0.0.1,'.repeat(300),
+    'fe80::1%eth0',
+    '0x7f.1',
+    '127.1',
+    '2130706433',
+    '::ffff:8.8.8.8',
+  ),
   hostileHeaderValue(),
 );
 
@@ -61,7 +78,9 @@ describe('hostile input: member operations', function () {
   });
 
   after(async () => {
-    console.log(`      (hostile input: ${sent} hostile requests to ${operationsOf('member').length} member operations; status/code × count: ${tally(statuses)})`);
+    console.log(
+      `      (hostile input: ${sent} hostile requests to ${operationsOf('member').length} member operations; status/code × count: ${tally(statuses)})`,
+    );
     await server?.close();
     await member?.close();
     await db?.drop();
@@ -80,7 +99,11 @@ describe('hostile input: member operations', function () {
     expect(after.staff_dc_lim).to.not.equal(before.staff_dc_lim);
     expect(after.staff_dc_lim_hist).to.not.equal(before.staff_dc_lim_hist);
 
-    const read = await sendRaw(server.url, `${MEMBER_PREFIX}/v1/staff/getDsctLmtStatBO`, { method: 'get', query: 'mbrNo=S1', headers: { authorization: ACCESS_TOKEN } });
+    const read = await sendRaw(server.url, `${MEMBER_PREFIX}/v1/staff/getDsctLmtStatBO`, {
+      method: 'get',
+      query: 'mbrNo=S1',
+      headers: { authorization: ACCESS_TOKEN },
+    });
     expect(read.status, read.text).to.equal(200);
   });
 
@@ -104,7 +127,8 @@ describe('hostile input: member operations', function () {
           statuses.set(outcome, (statuses.get(outcome) ?? 0) + 1);
           const problems = [...answerProblems(op, answer), ...prototypeChanges(prototypes)];
           const after = await tableChecksums(db.knex);
-          for (const [table, sum] of Object.entries(after)) if (before[table] !== sum) problems.push(`table ${table} changed (status ${answer.status})`);
+          for (const [table, sum] of Object.entries(after))
+            if (before[table] !== sum) problems.push(`table ${table} changed (status ${answer.status})`);
           if (problems.length) throw new Error(problems.join('\n'));
         }),
         { numRuns, seed },
@@ -114,4 +138,7 @@ describe('hostile input: member operations', function () {
 });
 
 const tally = (statuses: Map<string, number>): string =>
-  [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([outcome, n]) => `${outcome} ×${n}`).join(', ');
+  [...statuses]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([outcome, n]) => `${outcome} ×${n}`)
+    .join(', ');

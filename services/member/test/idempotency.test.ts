@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Knex } from '@bo/db';
 import { type TestDatabase } from '@bo/testing';
-import { arrangeStaff, CHANGE_PATH, change, createMemberDatabase, historyOf, localNow, memberApp, remainingOf, until, type MemberApp } from './support.ts';
+import {
+  arrangeStaff,
+  CHANGE_PATH,
+  change,
+  createMemberDatabase,
+  historyOf,
+  localNow,
+  memberApp,
+  remainingOf,
+  until,
+  type MemberApp,
+} from './support.ts';
 
 describe('dcLimIncDec with an Idempotency-Key', () => {
   let db: TestDatabase;
@@ -60,7 +71,13 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
     const first = await post(member, 'key-k3', body);
     expect(first.status).to.equal(900);
     expect(first.body).to.include({ code: '6102' });
-    expect((await request(member.app).post(CHANGE_PATH).send(change('K3', '10', 5_000, 'CANCEL'))).status).to.equal(200);
+    expect(
+      (
+        await request(member.app)
+          .post(CHANGE_PATH)
+          .send(change('K3', '10', 5_000, 'CANCEL'))
+      ).status,
+    ).to.equal(200);
 
     const retry = await post(member, 'key-k3', body);
     expect(retry.status).to.equal(900);
@@ -98,7 +115,12 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
         expect((await post(member, key, original)).status).to.equal(200);
         const misuse = await post(member, key, second);
         expect(misuse.status).to.equal(900);
-        expect(misuse.body).to.deep.equal({ code: '6103', message: 'This Idempotency-Key was already used with a different request body', httpStatus: 422, isProcess: false });
+        expect(misuse.body).to.deep.equal({
+          code: '6103',
+          message: 'This Idempotency-Key was already used with a different request body',
+          httpStatus: 422,
+          isProcess: false,
+        });
         expect(await remainingOf(db.knex, 'K5')).to.equal(k5Before - 1_000);
         expect(await remainingOf(db.knex, 'K5-OTHER')).to.equal(otherBefore);
         expect((await historyOf(db.knex, 'K5')).filter((h) => h.idem_key === key)).to.have.length(1);
@@ -117,7 +139,12 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       await until(async () => (await keyRow('key-k6'))?.proc_stat === 'PROCESSING', 'the first request to claim its key');
       const duplicate = await post(member, 'key-k6', body);
       expect(duplicate.status).to.equal(900);
-      expect(duplicate.body).to.deep.equal({ code: '6104', message: 'A request with this Idempotency-Key is still being processed', httpStatus: 409, isProcess: false });
+      expect(duplicate.body).to.deep.equal({
+        code: '6104',
+        message: 'A request with this Idempotency-Key is still being processed',
+        httpStatus: 409,
+        isProcess: false,
+      });
     } finally {
       await lock.commit();
     }
@@ -216,12 +243,17 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       // and holds the key's record, which the request updates last.
       const rival = await db.knex.transaction();
       try {
-        await rival('mbr').insert(Array.from({ length: 50 }, (_, i) => ({ mbr_no: `K14-F${i}`, mbr_nm: 'filler', mbr_stat_cd: '10', staff_yn: 'N' })));
+        await rival('mbr').insert(
+          Array.from({ length: 50 }, (_, i) => ({ mbr_no: `K14-F${i}`, mbr_nm: 'filler', mbr_stat_cd: '10', staff_yn: 'N' })),
+        );
         await rival('staff_dc_lim_idem').where({ idem_key: 'key-k14' }).forUpdate().first();
         await gate.commit();
         // The rival holds the key record, so once the request's update of it runs, it waits.
         await until(async () => {
-          const [rows] = await db.knex.raw("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'update `staff_dc_lim_idem`%'", [db.name]);
+          const [rows] = await db.knex.raw(
+            "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'update `staff_dc_lim_idem`%'",
+            [db.name],
+          );
           return rows[0].n > 0;
         }, 'the request to wait for the key record');
         // Closes the cycle: the rival now waits for the limit row the request holds.

@@ -4,7 +4,19 @@ import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { clientAddress, inRanges, parseAddress, parseCidrList } from '../src/client-address.ts';
 import { loadMemberConfig } from '../src/config.ts';
-import { arrangeStaff, CHANGE_PATH, change, createMemberDatabase, historyOf, listening, memberApp, remainingOf, sendFrom, STATUS_PATH, type MemberApp } from './support.ts';
+import {
+  arrangeStaff,
+  CHANGE_PATH,
+  change,
+  createMemberDatabase,
+  historyOf,
+  listening,
+  memberApp,
+  remainingOf,
+  sendFrom,
+  STATUS_PATH,
+  type MemberApp,
+} from './support.ts';
 
 /**
  * The service listens on 127.0.0.1 and each request's socket is bound to a chosen loopback
@@ -20,7 +32,8 @@ describe('member service: internal callers only', () => {
   let db: TestDatabase;
   let member: MemberApp;
   let server: RunningServer;
-  const read = (from: string, headers: Record<string, string> = {}) => sendFrom(server, from, { method: 'GET', path: `${STATUS_PATH}?mbrNo=IN1`, headers });
+  const read = (from: string, headers: Record<string, string> = {}) =>
+    sendFrom(server, from, { method: 'GET', path: `${STATUS_PATH}?mbrNo=IN1`, headers });
 
   before(async () => {
     db = await createMemberDatabase('member_internal');
@@ -101,11 +114,19 @@ describe('member service: internal callers only', () => {
     });
 
     it('when the token is missing or wrong, then 403 and nothing changes', async () => {
-      const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: `Bearer ${TOKEN}x` }];
+      const attempts: Record<string, string>[] = [
+        {},
+        { Authorization: 'Bearer wrong-token-0123456789' },
+        { Authorization: `Bearer ${TOKEN}x` },
+      ];
       for (const headers of attempts) {
         const res = await readGuarded(INSIDE, headers);
         expect(res.status).to.equal(403);
-        expect(res.body).to.include({ code: '1201', httpStatus: 403, message: 'The Authorization header must carry the member access token' });
+        expect(res.body).to.include({
+          code: '1201',
+          httpStatus: 403,
+          message: 'The Authorization header must carry the member access token',
+        });
       }
       const post = await sendFrom(guardedServer, INSIDE, { method: 'POST', path: CHANGE_PATH, body: change('IN1', '20', 1_000) });
       expect(post.status).to.equal(403);
@@ -137,7 +158,12 @@ describe('member service: every operation refuses outside callers, forged X-Forw
   const call = (server: RunningServer, op: OperationSpec, from: string, headers: Record<string, string> = {}) => {
     const sample = SAMPLES[op.operationId]!;
     const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
-    return sendFrom(server, from, { method: op.method === 'post' ? 'POST' : 'GET', path: `/api/member${op.path}${query}`, headers, body: sample.body });
+    return sendFrom(server, from, {
+      method: op.method === 'post' ? 'POST' : 'GET',
+      path: `/api/member${op.path}${query}`,
+      headers,
+      body: sample.body,
+    });
   };
   /** Nothing of the member changed: same remaining amount, no history row. */
   const untouched = async () => {
@@ -159,7 +185,11 @@ describe('member service: every operation refuses outside callers, forged X-Forw
   });
 
   it('when the spec lists the member operations, then every one has a sample request here', () => {
-    expect(operationsOf('member').map((o) => o.operationId).sort()).to.deep.equal(Object.keys(SAMPLES).sort());
+    expect(
+      operationsOf('member')
+        .map((o) => o.operationId)
+        .sort(),
+    ).to.deep.equal(Object.keys(SAMPLES).sort());
   });
 
   for (const op of operationsOf('member')) {
@@ -180,14 +210,27 @@ describe('member service: every operation refuses outside callers, forged X-Forw
     });
 
     it(`when MEMBER_ACCESS_TOKEN is set and ${title} comes without it or with a wrong one, then 403; from outside even with it, then 403`, async () => {
-      const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: TOKEN.slice(0, -1) }];
+      const attempts: Record<string, string>[] = [
+        {},
+        { Authorization: 'Bearer wrong-token-0123456789' },
+        { Authorization: `Bearer ${TOKEN}x` },
+        { Authorization: TOKEN.slice(0, -1) },
+      ];
       for (const headers of attempts) {
         const res = await call(guardedServer, op, INSIDE, headers);
         expect(res.status, JSON.stringify(headers)).to.equal(403);
-        expect(res.body).to.deep.equal({ code: '1201', message: 'The Authorization header must carry the member access token', httpStatus: 403, isProcess: false });
+        expect(res.body).to.deep.equal({
+          code: '1201',
+          message: 'The Authorization header must carry the member access token',
+          httpStatus: 403,
+          isProcess: false,
+        });
       }
       for (const xff of [undefined, '10.0.0.1']) {
-        const res = await call(guardedServer, op, OUTSIDE, { Authorization: `Bearer ${TOKEN}`, ...(xff ? { 'X-Forwarded-For': xff } : {}) });
+        const res = await call(guardedServer, op, OUTSIDE, {
+          Authorization: `Bearer ${TOKEN}`,
+          ...(xff ? { 'X-Forwarded-For': xff } : {}),
+        });
         expect(res.status).to.equal(403);
         expect(res.body).to.deep.equal(NOT_INTERNAL);
       }
@@ -210,14 +253,19 @@ describe('member service: metrics and API docs for internal callers only, probes
   let db: TestDatabase;
   let member: MemberApp;
   let server: RunningServer;
-  const get = (from: string, path: string, headers: Record<string, string> = {}) => sendFrom(server, from, { method: 'GET', path: `/api/member${path}`, headers });
+  const get = (from: string, path: string, headers: Record<string, string> = {}) =>
+    sendFrom(server, from, { method: 'GET', path: `/api/member${path}`, headers });
 
   /** What each path answers an internal caller: the metrics text, the OpenAPI JSON, the UI page. */
   const SIDE_PATHS: { path: string; content: RegExp; check: (body: unknown) => void }[] = [
     { path: '/metrics', content: /^text\/plain/, check: (body) => expect(String(body)).to.match(/^# HELP /m) },
     { path: '/v3/api-docs', content: /^application\/json/, check: (body) => expect(body).to.include({ openapi: '3.1.0' }) },
     { path: '/swagger-ui/', content: /^text\/html/, check: (body) => expect(String(body)).to.contain('swagger-ui') },
-    { path: '/swagger-ui/swagger-ui-init.js', content: /javascript/, check: (body) => expect(String(body)).to.contain('/v1/staff/dcLimIncDec') },
+    {
+      path: '/swagger-ui/swagger-ui-init.js',
+      content: /javascript/,
+      check: (body) => expect(String(body)).to.contain('/v1/staff/dcLimIncDec'),
+    },
   ];
 
   before(async () => {
@@ -302,7 +350,9 @@ describe('client address resolution', () => {
 describe('member configuration', () => {
   it('when INTERNAL_CIDRS or TRUSTED_PROXIES hold a bad range, then loading stops naming the variable', () => {
     expect(() => loadMemberConfig({ INTERNAL_CIDRS: '10.0.0.0/33' })).to.throw(/INTERNAL_CIDRS: "10.0.0.0\/33" is not a CIDR range/);
-    expect(() => loadMemberConfig({ TRUSTED_PROXIES: '10.0.0.1,proxy.local' })).to.throw(/TRUSTED_PROXIES: "proxy.local" is not an IP address/);
+    expect(() => loadMemberConfig({ TRUSTED_PROXIES: '10.0.0.1,proxy.local' })).to.throw(
+      /TRUSTED_PROXIES: "proxy.local" is not an IP address/,
+    );
   });
 
   it('when IDEMPOTENCY_KEY_TTL_HOURS is under 24, then loading stops', () => {
@@ -312,7 +362,8 @@ describe('member configuration', () => {
   it('when nothing is set, then the defaults allow loopback and the private ranges', () => {
     const c = loadMemberConfig({});
     const internal = parseCidrList(c.INTERNAL_CIDRS);
-    for (const ip of ['127.0.0.1', '::1', '::ffff:10.1.1.1', '172.16.0.1', '192.168.0.1', 'fd12::1']) expect(inRanges(parseAddress(ip)!, internal), ip).to.equal(true);
+    for (const ip of ['127.0.0.1', '::1', '::ffff:10.1.1.1', '172.16.0.1', '192.168.0.1', 'fd12::1'])
+      expect(inRanges(parseAddress(ip)!, internal), ip).to.equal(true);
     for (const ip of ['8.8.8.8', '172.32.0.1', '2001:db8::1']) expect(inRanges(parseAddress(ip)!, internal), ip).to.equal(false);
     expect(c).to.include({ IDEMPOTENCY_KEY_TTL_HOURS: 24, STAFF_LIMIT_LOCK_WAIT_SECONDS: 5, STAFF_LIMIT_MAX_ATTEMPTS: 3 });
   });

@@ -3,7 +3,16 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
-import { arrangeStaff, CHANGE_PATH, createMemberDatabase, historyOf, listening, memberApp, remainingOf, type MemberApp } from './support.ts';
+import {
+  arrangeStaff,
+  CHANGE_PATH,
+  createMemberDatabase,
+  historyOf,
+  listening,
+  memberApp,
+  remainingOf,
+  type MemberApp,
+} from './support.ts';
 
 /**
  * The ledger invariant, for any limit, starting balance and batch of changes sent at once:
@@ -29,21 +38,28 @@ describe('staff limit ledger property', () => {
 
   it('when any batch of increases and decreases runs concurrently, then the history chains the balance within [0, limit]', async () => {
     let run = 0;
-    const scenario = fc
-      .integer({ min: 1, max: 10_000 })
-      .chain((limit) =>
-        fc.record({
-          limit: fc.constant(limit),
-          start: fc.integer({ min: 0, max: limit }),
-          ops: fc.array(fc.record({ rsrvUseGbCd: fc.constantFrom('10' as const, '20' as const), ocurAmt: fc.integer({ min: 1, max: limit }) }), { minLength: 1, maxLength: 20 }),
-        }),
-      );
+    const scenario = fc.integer({ min: 1, max: 10_000 }).chain((limit) =>
+      fc.record({
+        limit: fc.constant(limit),
+        start: fc.integer({ min: 0, max: limit }),
+        ops: fc.array(
+          fc.record({ rsrvUseGbCd: fc.constantFrom('10' as const, '20' as const), ocurAmt: fc.integer({ min: 1, max: limit }) }),
+          { minLength: 1, maxLength: 20 },
+        ),
+      }),
+    );
 
     await fc.assert(
       fc.asyncProperty(scenario, async ({ limit, start, ops }) => {
         const mbrNo = `P${++run}`;
         await arrangeStaff(db.knex, { mbrNo, limAmt: limit, rmndAmt: start });
-        const responses = await Promise.all(ops.map((o, i) => request(server.url).post(CHANGE_PATH).send({ mbrNo, ...o, ordNo: `P-${i}` })));
+        const responses = await Promise.all(
+          ops.map((o, i) =>
+            request(server.url)
+              .post(CHANGE_PATH)
+              .send({ mbrNo, ...o, ordNo: `P-${i}` }),
+          ),
+        );
 
         const succeeded = ops.filter((_, i) => responses[i]!.status === 200);
         responses.forEach((r, i) => {
@@ -54,7 +70,9 @@ describe('staff limit ledger property', () => {
         });
 
         const history = await historyOf(db.knex, mbrNo);
-        expect(history.map((h) => `${h.rsrv_use_gb_cd}:${h.req_amt}`).sort()).to.deep.equal(succeeded.map((o) => `${o.rsrvUseGbCd}:${o.ocurAmt}`).sort());
+        expect(history.map((h) => `${h.rsrv_use_gb_cd}:${h.req_amt}`).sort()).to.deep.equal(
+          succeeded.map((o) => `${o.rsrvUseGbCd}:${o.ocurAmt}`).sort(),
+        );
         let balance = start;
         for (const h of history) {
           expect(h.bef_rmnd_amt).to.equal(balance);

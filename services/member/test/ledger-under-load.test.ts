@@ -5,7 +5,16 @@ import { expect } from 'chai';
 import { createRandom, type Random } from '@bo/data-generator';
 import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
-import { arrangeStaff, CHANGE_PATH, createMemberDatabase, listening, memberApp, STATUS_PATH, type HistoryRecord, type MemberApp } from './support.ts';
+import {
+  arrangeStaff,
+  CHANGE_PATH,
+  createMemberDatabase,
+  listening,
+  memberApp,
+  STATUS_PATH,
+  type HistoryRecord,
+  type MemberApp,
+} from './support.ts';
 
 /**
  * Issue 10, "ledger under load": 100 clients change 20 staff limits for LEDGER_LOAD_SECONDS
@@ -61,7 +70,13 @@ interface Operation {
   timeouts: number;
 }
 
-type Answer = { kind: 'answer'; status: number; body: { code?: string; httpStatus?: number; rmndAmt?: number; limAmt?: number } | null; replayed: boolean; ms: number };
+type Answer = {
+  kind: 'answer';
+  status: number;
+  body: { code?: string; httpStatus?: number; rmndAmt?: number; limAmt?: number } | null;
+  replayed: boolean;
+  ms: number;
+};
 type Attempt = Answer | { kind: 'timeout' } | { kind: 'transport'; message: string };
 
 interface LoadRun {
@@ -100,7 +115,12 @@ function attempt(agent: http.Agent, url: string, timeoutMs: number, headers: Rec
   return new Promise<Attempt>((resolve) => {
     const req = http.request(
       url,
-      { method: payload ? 'POST' : 'GET', agent, signal: controller.signal, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } },
+      {
+        method: payload ? 'POST' : 'GET',
+        agent,
+        signal: controller.signal,
+        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -108,7 +128,13 @@ function attempt(agent: http.Agent, url: string, timeoutMs: number, headers: Rec
         res.on('end', () => {
           const ms = performance.now() - started;
           try {
-            resolve({ kind: 'answer', status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null, replayed: res.headers['idempotent-replayed'] === 'true', ms });
+            resolve({
+              kind: 'answer',
+              status: res.statusCode ?? 0,
+              body: text ? JSON.parse(text) : null,
+              replayed: res.headers['idempotent-replayed'] === 'true',
+              ms,
+            });
           } catch {
             resolve({ kind: 'transport', message: `${res.statusCode} with a body that is not JSON: ${text.slice(0, 200)}` });
           }
@@ -158,7 +184,10 @@ async function runLoad(baseUrl: string, agent: http.Agent, members: readonly Mem
     const giveUpAt = Date.now() + SETTLE_LIMIT_MS;
     while (Date.now() < giveUpAt) {
       stats.attempts += 1;
-      const a = await sendChange(op, rnd.chance(TIMEOUT_SHARE) ? Math.max(1, Math.round(SHORT_TIMEOUT_MAX_MS ** rnd.next())) : LONG_TIMEOUT_MS);
+      const a = await sendChange(
+        op,
+        rnd.chance(TIMEOUT_SHARE) ? Math.max(1, Math.round(SHORT_TIMEOUT_MAX_MS ** rnd.next())) : LONG_TIMEOUT_MS,
+      );
       if (a.kind === 'timeout') {
         stats.timeouts += 1;
         op.timeouts += 1;
@@ -190,7 +219,8 @@ async function runLoad(baseUrl: string, agent: http.Agent, members: readonly Mem
     if (a.kind !== 'answer') return void run.badAnswers.push(`${op.key} resent: ${a.kind}`);
     if (isServerError(a, `${op.key} resent`)) return;
     const same = op.outcome === 'applied' ? a.status === 200 : a.status === 900 && a.body?.code === '6102';
-    if (!same || !a.replayed) run.badReplays.push(`${op.key} was ${op.outcome}; resent: ${a.status} ${JSON.stringify(a.body)}, replayed ${a.replayed}`);
+    if (!same || !a.replayed)
+      run.badReplays.push(`${op.key} was ${op.outcome}; resent: ${a.status} ${JSON.stringify(a.body)}, replayed ${a.replayed}`);
   };
 
   const endAt = Date.now() + SECONDS * 1000;
@@ -201,7 +231,12 @@ async function runLoad(baseUrl: string, agent: http.Agent, members: readonly Mem
       const op: Operation = {
         key: `load-${seed}-${id}-${seq}`,
         member: m,
-        body: { mbrNo: m.mbrNo, rsrvUseGbCd: rnd.chance(0.5) ? '10' : '20', ocurAmt: rnd.int(1, (m.open ? OPEN : TIGHT).maxAmount), ordNo: `L${id}-${seq}` },
+        body: {
+          mbrNo: m.mbrNo,
+          rsrvUseGbCd: rnd.chance(0.5) ? '10' : '20',
+          ocurAmt: rnd.int(1, (m.open ? OPEN : TIGHT).maxAmount),
+          ordNo: `L${id}-${seq}`,
+        },
         timeouts: 0,
       };
       run.operations.push(op);
@@ -272,8 +307,12 @@ describe(`staff limit ledger under load (${CLIENTS} clients, ${SECONDS} s)`, () 
     run = await runLoad(server.url, agent, members, seed);
     applied = run.operations.filter((o) => o.outcome === 'applied');
     history = await db.knex('staff_dc_lim_hist').orderBy('hist_no');
-    stored = new Map((await db.knex('staff_dc_lim').select('mbr_no', 'rmnd_amt')).map((r: { mbr_no: string; rmnd_amt: number }) => [r.mbr_no, r.rmnd_amt]));
-    const keyRows: { idem_key: string; proc_stat: string; resp_status: number | null }[] = await db.knex('staff_dc_lim_idem').select('idem_key', 'proc_stat', 'resp_status');
+    stored = new Map(
+      (await db.knex('staff_dc_lim').select('mbr_no', 'rmnd_amt')).map((r: { mbr_no: string; rmnd_amt: number }) => [r.mbr_no, r.rmnd_amt]),
+    );
+    const keyRows: { idem_key: string; proc_stat: string; resp_status: number | null }[] = await db
+      .knex('staff_dc_lim_idem')
+      .select('idem_key', 'proc_stat', 'resp_status');
     keyRecords = new Map(keyRows.map((r) => [r.idem_key, `${r.proc_stat} ${r.resp_status}`]));
 
     const { stats } = run;
@@ -336,7 +375,11 @@ describe(`staff limit ledger under load (${CLIENTS} clients, ${SECONDS} s)`, () 
       const want = op.outcome === 'applied' ? 1 : 0;
       const row = rows[0];
       if (rows.length !== want) mismatches.push(`${op.key} (${op.outcome}, ${op.timeouts} client timeouts): ${rows.length} history rows`);
-      else if (row && [row.mbr_no, row.rsrv_use_gb_cd, row.req_amt, row.ord_no].join() !== [op.body.mbrNo, op.body.rsrvUseGbCd, op.body.ocurAmt, op.body.ordNo].join())
+      else if (
+        row &&
+        [row.mbr_no, row.rsrv_use_gb_cd, row.req_amt, row.ord_no].join() !==
+          [op.body.mbrNo, op.body.rsrvUseGbCd, op.body.ocurAmt, op.body.ordNo].join()
+      )
         mismatches.push(`${op.key}: history row ${JSON.stringify(row)} is not its request ${JSON.stringify(op.body)}`);
     }
     for (const [key, rows] of rowsByKey) mismatches.push(`${rows.length} history rows for key ${key}, which no client holds`);
@@ -346,7 +389,9 @@ describe(`staff limit ledger under load (${CLIENTS} clients, ${SECONDS} s)`, () 
 
   it('when the run is over, then each member has as many history rows as the client has applied operations for it', () => {
     const counts = (keyOf: (m: Member) => number) => Object.fromEntries(members.map((m) => [m.mbrNo, keyOf(m)]));
-    expect(counts((m) => history.filter((h) => h.mbr_no === m.mbrNo).length)).to.deep.equal(counts((m) => applied.filter((o) => o.member === m).length));
+    expect(counts((m) => history.filter((h) => h.mbr_no === m.mbrNo).length)).to.deep.equal(
+      counts((m) => applied.filter((o) => o.member === m).length),
+    );
   });
 
   it('when no increase can reach the limit, then the remaining is start + applied increases − applied decreases from the client record alone', () => {
@@ -363,7 +408,11 @@ describe(`staff limit ledger under load (${CLIENTS} clients, ${SECONDS} s)`, () 
       let balance = m.start;
       for (const h of history.filter((x) => x.mbr_no === m.mbrNo)) {
         const after = h.rsrv_use_gb_cd === '10' ? Math.min(m.limit, balance + h.req_amt) : balance - h.req_amt;
-        expect([h.bef_rmnd_amt, h.aft_rmnd_amt, h.aply_amt], `${m.mbrNo} history row ${h.hist_no} (before, after, applied)`).to.deep.equal([balance, after, Math.abs(after - balance)]);
+        expect([h.bef_rmnd_amt, h.aft_rmnd_amt, h.aply_amt], `${m.mbrNo} history row ${h.hist_no} (before, after, applied)`).to.deep.equal([
+          balance,
+          after,
+          Math.abs(after - balance),
+        ]);
         expect(after, `${m.mbrNo} history row ${h.hist_no}`).to.be.within(0, m.limit);
         balance = after;
       }

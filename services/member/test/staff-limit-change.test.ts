@@ -6,7 +6,10 @@ import { arrangeStaff, CHANGE_PATH, createMemberDatabase, historyOf, localNow, m
 describe('dcLimIncDec: staff discount limit increase and decrease', () => {
   let db: TestDatabase;
   let member: MemberApp;
-  const post = (body: unknown) => request(member.app).post(CHANGE_PATH).send(body as object);
+  const post = (body: unknown) =>
+    request(member.app)
+      .post(CHANGE_PATH)
+      .send(body as object);
 
   before(async () => {
     db = await createMemberDatabase('member_change');
@@ -42,7 +45,9 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
         idem_key: null,
       });
       // Platform local time, not the database's clock or the process zone.
-      expect(row!.reg_dtm.slice(0, 19) >= from && row!.reg_dtm.slice(0, 19) <= to, `${row!.reg_dtm} within [${from}, ${to}]`).to.equal(true);
+      expect(row!.reg_dtm.slice(0, 19) >= from && row!.reg_dtm.slice(0, 19) <= to, `${row!.reg_dtm} within [${from}, ${to}]`).to.equal(
+        true,
+      );
       const lim = await db.knex('staff_dc_lim').where({ mbr_no: 'D1' }).first('upd_dtm');
       expect(lim.upd_dtm >= from && lim.upd_dtm <= to).to.equal(true);
     });
@@ -60,7 +65,15 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
       expect(res.status).to.equal(200);
       expect(await remainingOf(db.knex, 'I1')).to.equal(65_000);
       const [row] = await historyOf(db.knex, 'I1');
-      expect(row).to.include({ rsrv_use_gb_cd: '10', req_amt: 25_000, aply_amt: 25_000, bef_rmnd_amt: 40_000, aft_rmnd_amt: 65_000, claim_no: 'C-3', ord_fvr_cost_seq: null });
+      expect(row).to.include({
+        rsrv_use_gb_cd: '10',
+        req_amt: 25_000,
+        aply_amt: 25_000,
+        bef_rmnd_amt: 40_000,
+        aft_rmnd_amt: 65_000,
+        claim_no: 'C-3',
+        ord_fvr_cost_seq: null,
+      });
     });
 
     it('when an increase would pass the limit, then the remaining becomes the limit and the history shows the capped part', async () => {
@@ -87,7 +100,12 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
       await arrangeStaff(db.knex, { mbrNo: 'R1', limAmt: 10_000, rmndAmt: 999 });
       const res = await post({ mbrNo: 'R1', rsrvUseGbCd: '20', ocurAmt: 1_000, ordNo: 'ORD-6' });
       expect(res.status).to.equal(900);
-      expect(res.body).to.deep.equal({ code: '6102', message: 'The remaining staff discount limit is insufficient', httpStatus: 409, isProcess: false });
+      expect(res.body).to.deep.equal({
+        code: '6102',
+        message: 'The remaining staff discount limit is insufficient',
+        httpStatus: 409,
+        isProcess: false,
+      });
       expect(await remainingOf(db.knex, 'R1')).to.equal(999);
       expect(await historyOf(db.knex, 'R1')).to.have.length(0);
       const lim = await db.knex('staff_dc_lim').where({ mbr_no: 'R1' }).first('upd_dtm');
@@ -157,7 +175,9 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
       it(`when the Idempotency-Key header is ${what}, then 900 with code 1000 naming Idempotency-Key`, async () => {
         const res = await request(member.app).post(CHANGE_PATH).set('Idempotency-Key', key).send(valid);
         expect(res.status).to.equal(900);
-        expect(res.body.errors).to.deep.equal([{ field: 'Idempotency-Key', message: 'must be 1 to 200 visible ASCII characters, optionally in double quotes' }]);
+        expect(res.body.errors).to.deep.equal([
+          { field: 'Idempotency-Key', message: 'must be 1 to 200 visible ASCII characters, optionally in double quotes' },
+        ]);
         expect(await remainingOf(db.knex, 'V1')).to.equal(5_000);
       });
     }

@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
-import { arrangeStaff, CHANGE_PATH, createMemberDatabase, historyOf, listening, memberApp, remainingOf, STATUS_PATH, type MemberApp } from './support.ts';
+import {
+  arrangeStaff,
+  CHANGE_PATH,
+  createMemberDatabase,
+  historyOf,
+  listening,
+  memberApp,
+  remainingOf,
+  STATUS_PATH,
+  type MemberApp,
+} from './support.ts';
 
 /**
  * Many internal servers call at once for the same member: the requests are sent really
@@ -30,7 +40,9 @@ describe('staff limit under concurrency', () => {
     const amount = 700;
     await arrangeStaff(db.knex, { mbrNo: 'RACE1', limAmt: 1_000_000, rmndAmt: 100 * amount });
 
-    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => post({ mbrNo: 'RACE1', rsrvUseGbCd: '20', ocurAmt: amount, ordNo: `ORD-${i}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post({ mbrNo: 'RACE1', rsrvUseGbCd: '20', ocurAmt: amount, ordNo: `ORD-${i}` })),
+    );
 
     const ok = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status === 900 && r.body.code === '6102');
@@ -84,7 +96,10 @@ describe('staff limit under concurrency', () => {
         expect(op.rsrvUseGbCd, `op ${i}`).to.equal('20');
       }
     });
-    expect(responses.some((r) => r.status === 900), 'some decreases were refused').to.equal(true);
+    expect(
+      responses.some((r) => r.status === 900),
+      'some decreases were refused',
+    ).to.equal(true);
     expect(await remainingOf(db.knex, 'RACE2')).to.equal(expected);
     expect(await historyOf(db.knex, 'RACE2')).to.have.length(responses.filter((r) => r.status === 200).length);
   });

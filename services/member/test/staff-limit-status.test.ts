@@ -6,7 +6,10 @@ import { arrangeStaff, createMemberDatabase, memberApp, STATUS_PATH, type Member
 describe('getDsctLmtStatBO: read a staff discount limit', () => {
   let db: TestDatabase;
   let member: MemberApp;
-  const get = (mbrNo?: string) => request(member.app).get(STATUS_PATH).query(mbrNo === undefined ? {} : { mbrNo });
+  const get = (mbrNo?: string) =>
+    request(member.app)
+      .get(STATUS_PATH)
+      .query(mbrNo === undefined ? {} : { mbrNo });
 
   before(async () => {
     db = await createMemberDatabase('member_status');

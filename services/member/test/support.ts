@@ -10,8 +10,7 @@ export const CHANGE_PATH = '/api/member/v1/staff/dcLimIncDec';
 export const STATUS_PATH = '/api/member/v1/staff/getDsctLmtStatBO';
 export const TIME_ZONE = 'Asia/Seoul';
 
-export const createMemberDatabase = (label: string): Promise<TestDatabase> =>
-  createTestDatabase(label, memberMigrations);
+export const createMemberDatabase = (label: string): Promise<TestDatabase> => createTestDatabase(label, memberMigrations);
 
 export interface MemberApp {
   app: Express;

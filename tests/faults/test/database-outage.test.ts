@@ -93,7 +93,12 @@ describe('MariaDB stopped for 10 s under load (real services, private MariaDB)',
     const auth = { headers: { authorization: bearer(ADMIN) } };
     const reads = {
       backoffice: trickle(
-        () => timedRequest(`${bo.baseUrl}/v2/statistics/period/sales-status/graph-data?calendarType=date&startDate=${DAYS[0]}&endDate=${DAYS[1]}&agrtGb=01`, auth, 60_000),
+        () =>
+          timedRequest(
+            `${bo.baseUrl}/v2/statistics/period/sales-status/graph-data?calendarType=date&startDate=${DAYS[0]}&endDate=${DAYS[1]}&agrtGb=01`,
+            auth,
+            60_000,
+          ),
         clock,
         100,
       ),
@@ -106,7 +111,11 @@ describe('MariaDB stopped for 10 s under load (real services, private MariaDB)',
     const all = [...Object.values(reads), ...Object.values(ready)];
     const lastStatus = (t: { samples: Sample[] }) => t.samples.at(-1)?.status;
     try {
-      await waitFor('both services to answer reads', async () => Object.values(reads).every((t) => t.samples.some((s) => s.status === 200)), 30_000);
+      await waitFor(
+        'both services to answer reads',
+        async () => Object.values(reads).every((t) => t.samples.some((s) => s.status === 200)),
+        30_000,
+      );
 
       outageStart = performance.now();
       await mariadb.stop();
@@ -121,7 +130,14 @@ describe('MariaDB stopped for 10 s under load (real services, private MariaDB)',
       const readyAgainMs = clock();
       await waitFor(
         'reads sent after the database came back to succeed',
-        async () => Object.values(reads).every((t) => t.samples.filter((s) => s.sentAt > backMs).slice(-3).filter((s) => s.status === 200).length === 3),
+        async () =>
+          Object.values(reads).every(
+            (t) =>
+              t.samples
+                .filter((s) => s.sentAt > backMs)
+                .slice(-3)
+                .filter((s) => s.status === 200).length === 3,
+          ),
         60_000,
       );
       const servingAgainMs = clock();
@@ -144,14 +160,21 @@ describe('MariaDB stopped for 10 s under load (real services, private MariaDB)',
           .join('\n'),
       );
 
-      for (const s of [bo, member]) expect(s.alive(), `${s.name} is still the same running process\n${s.output().slice(-2000)}`).to.equal(true);
-      for (const [name, t] of Object.entries({ ...reads, ...Object.fromEntries(Object.entries(ready).map(([n, r]) => [`${n} /ready`, r])) })) {
+      for (const s of [bo, member])
+        expect(s.alive(), `${s.name} is still the same running process\n${s.output().slice(-2000)}`).to.equal(true);
+      for (const [name, t] of Object.entries({
+        ...reads,
+        ...Object.fromEntries(Object.entries(ready).map(([n, r]) => [`${n} /ready`, r])),
+      })) {
         const late = t.samples.filter((s) => s.status === 0 || s.ms > ANSWER_LIMIT_MS);
         expect(late, `${name}: requests without an answer within ${ANSWER_LIMIT_MS} ms`).to.deep.equal([]);
       }
       for (const [name, t] of Object.entries(reads)) {
         const errors = t.samples.filter((s) => s.status !== 200);
-        expect(outage(t.samples).filter((s) => s.status !== 200), `${name} answered errors during the outage`).to.not.be.empty;
+        expect(
+          outage(t.samples).filter((s) => s.status !== 200),
+          `${name} answered errors during the outage`,
+        ).to.not.be.empty;
         // Each client sends one read at a time, so at most one read sent before the stop began
         // can have failed: the one in flight when it began. It met the server part-way through
         // its own stop, so any ErrorCode answer is accepted for it.

@@ -83,13 +83,20 @@ describe('Redis killed and restarted while aggregation jobs wait (real worker pr
 
     const down = performance.now();
     await redis.kill();
-    await waitFor('the worker to report Redis down on /ready', async () => (await fetch(`${worker!.baseUrl}/ready`)).status === 503, 30_000);
+    await waitFor(
+      'the worker to report Redis down on /ready',
+      async () => (await fetch(`${worker!.baseUrl}/ready`)).status === 503,
+      30_000,
+    );
     await redis.start();
     const downMs = performance.now() - down;
     await waitFor('the worker to report ready again', async () => (await fetch(`${worker!.baseUrl}/ready`)).status === 200, 30_000);
 
     const states = await Promise.all(ids.map(async (id) => (await (await queues.build.getJob(id))?.getState()) ?? 'missing'));
-    expect(states.filter((s) => s === 'missing'), 'jobs Redis still holds after the restart').to.have.length(0);
+    expect(
+      states.filter((s) => s === 'missing'),
+      'jobs Redis still holds after the restart',
+    ).to.have.length(0);
     expect(worker.alive(), worker.output().slice(-2000)).to.equal(true);
 
     const released = performance.now();
@@ -97,8 +104,12 @@ describe('Redis killed and restarted while aggregation jobs wait (real worker pr
     hold = undefined;
     const finished = await waitForJobs(queues.build, ids, 90_000);
     const doneMs = performance.now() - released;
-    expect(Object.values(finished).filter((s) => s !== 'completed'), worker.output().slice(-3000)).to.have.length(0);
-    for (const { kind, day } of targets) expect(await storedRows(db.knex, kind, day), `${kind} ${day}`).to.deep.equal(expectedDaily(data, kind, day));
+    expect(
+      Object.values(finished).filter((s) => s !== 'completed'),
+      worker.output().slice(-3000),
+    ).to.have.length(0);
+    for (const { kind, day } of targets)
+      expect(await storedRows(db.knex, kind, day), `${kind} ${day}`).to.deep.equal(expectedDaily(data, kind, day));
     console.log(
       `      ${ids.length} jobs queued (2 active, ${ids.length - 2} waiting); Redis down ${(downMs / 1000).toFixed(1)} s (SIGKILL until restarted, worker /ready 503 meanwhile); all completed ${(doneMs / 1000).toFixed(1)} s after the database was released`,
     );

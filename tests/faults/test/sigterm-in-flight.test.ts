@@ -53,13 +53,19 @@ async function sigtermWhileInFlight(service: ServiceProcess, flights: Flight[]) 
   service.child.kill('SIGTERM');
   await service.printed('shutting down');
   // The listening socket closes on the next turn of the process's event loop.
-  await waitFor('the stopping service to refuse new connections', async () => (await connectError(service.port)) === 'ECONNREFUSED', 10_000);
+  await waitFor(
+    'the stopping service to refuse new connections',
+    async () => (await connectError(service.port)) === 'ECONNREFUSED',
+    10_000,
+  );
   expect(service.alive(), 'the process waits for its in-flight requests').to.equal(true);
   await hold!.release();
   hold = undefined;
   const answers = await Promise.all(flights.map((f) => f.answer));
   const exit = await service.exited;
-  console.log(`      ${service.name}: ${flights.length} requests in flight at SIGTERM; statuses ${answers.map((a) => a.status).join(', ')}; exit code ${exit.code}`);
+  console.log(
+    `      ${service.name}: ${flights.length} requests in flight at SIGTERM; statuses ${answers.map((a) => a.status).join(', ')}; exit code ${exit.code}`,
+  );
   return { answers, exit };
 }
 
@@ -140,18 +146,29 @@ describe('SIGTERM during in-flight requests (real processes)', function () {
             body: JSON.stringify({ mbrNo, rsrvUseGbCd: '20', ocurAmt, ordNo: `ORD-TERM-${mbrNo}` }),
           }),
         })),
-        ...readers.map((mbrNo) => ({ label: `read ${mbrNo}`, marker: mbrNo, answer: timedRequest(`${member.baseUrl}/v1/staff/getDsctLmtStatBO?mbrNo=${mbrNo}`) })),
+        ...readers.map((mbrNo) => ({
+          label: `read ${mbrNo}`,
+          marker: mbrNo,
+          answer: timedRequest(`${member.baseUrl}/v1/staff/getDsctLmtStatBO?mbrNo=${mbrNo}`),
+        })),
       ];
       const { answers, exit } = await sigtermWhileInFlight(member, flights);
 
       answers.forEach((a, i) => expect(a.status, `${flights[i]!.label}: ${JSON.stringify(a)}`).to.equal(200));
       expect(exit.code, member.output().slice(-2000)).to.equal(0);
-      const remaining = Object.fromEntries((await db.knex('staff_dc_lim').select('mbr_no', 'rmnd_amt')).map((r: { mbr_no: string; rmnd_amt: number }) => [r.mbr_no, r.rmnd_amt]));
+      const remaining = Object.fromEntries(
+        (await db.knex('staff_dc_lim').select('mbr_no', 'rmnd_amt')).map((r: { mbr_no: string; rmnd_amt: number }) => [
+          r.mbr_no,
+          r.rmnd_amt,
+        ]),
+      );
       expect(remaining, 'every change answered 200 is kept').to.deep.equal({
         ...Object.fromEntries(Object.entries(decreases).map(([mbrNo, amt]) => [mbrNo, START - amt])),
         ...Object.fromEntries(readers.map((mbrNo) => [mbrNo, START])),
       });
-      expect(await db.knex('staff_dc_lim_hist').orderBy('mbr_no').pluck('ord_no')).to.deep.equal(Object.keys(decreases).map((m) => `ORD-TERM-${m}`));
+      expect(await db.knex('staff_dc_lim_hist').orderBy('mbr_no').pluck('ord_no')).to.deep.equal(
+        Object.keys(decreases).map((m) => `ORD-TERM-${m}`),
+      );
     });
   });
 });

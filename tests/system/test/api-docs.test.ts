@@ -48,7 +48,8 @@ type OperationObject = Json & { security?: Json[]; deprecated?: boolean };
 function operationsOf(doc: Json): Map<string, OperationObject> {
   const out = new Map<string, OperationObject>();
   for (const [path, item] of Object.entries(doc.paths as Record<string, Json>))
-    for (const [method, op] of Object.entries(item)) if (HTTP_METHODS.includes(method)) out.set(`${method.toUpperCase()} ${path}`, op as OperationObject);
+    for (const [method, op] of Object.entries(item))
+      if (HTTP_METHODS.includes(method)) out.set(`${method.toUpperCase()} ${path}`, op as OperationObject);
   return out;
 }
 
@@ -164,7 +165,11 @@ describe('OpenAPI documents and Swagger UI', () => {
       const result = await validateOpenApi31(memberDoc);
       expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
       expect(result.valid).to.equal(true);
-      expect(refsOf(memberDoc).filter((r) => !r.resolves).map((r) => r.ref)).to.deep.equal([]);
+      expect(
+        refsOf(memberDoc)
+          .filter((r) => !r.resolves)
+          .map((r) => r.ref),
+      ).to.deep.equal([]);
     });
 
     it('when /swagger-ui is opened, then it serves the Swagger UI page', async () => {

@@ -114,7 +114,9 @@ describe('bearer authentication on the real back-office', () => {
 
     for (const { when, authorization, expected } of refusals) {
       it(`when ${when}, then 401 with the ErrorCode body and a log line`, async () => {
-        const req = request(app).get(OPERATION).set('X-Request-Id', `auth-${refusals.findIndex((r) => r.when === when)}`);
+        const req = request(app)
+          .get(OPERATION)
+          .set('X-Request-Id', `auth-${refusals.findIndex((r) => r.when === when)}`);
         const res = await (authorization === undefined ? req : req.set('Authorization', authorization));
         expect(res.status).to.equal(401);
         expect(res.body).to.deep.equal(expected);

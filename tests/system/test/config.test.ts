@@ -94,9 +94,13 @@ describe('configuration from the environment', () => {
   });
 
   it('when JWT_PUBLIC_KEY is not an RSA public key, then the error names it', () => {
-        const garbage = `-----BEGIN PUBLIC KEY-----\n${'A'.repeat(80)}\n-----END PUBLIC KEY-----\n`;
-    expect(configErrorOf(() => loadBackofficeConfig({ JWT_PUBLIC_KEY: garbage })).problems).to.deep.equal(['JWT_PUBLIC_KEY is not a PEM public key']);
-    expect(configErrorOf(() => loadBackofficeConfig({ JWT_PUBLIC_KEY: keys.privateKey })).problems[0]).to.match(/^JWT_PUBLIC_KEY holds a private key/);
+    const garbage = `-----BEGIN PUBLIC KEY-----\n${'A'.repeat(80)}\n-----END PUBLIC KEY-----\n`;
+    expect(configErrorOf(() => loadBackofficeConfig({ JWT_PUBLIC_KEY: garbage })).problems).to.deep.equal([
+      'JWT_PUBLIC_KEY is not a PEM public key',
+    ]);
+    expect(configErrorOf(() => loadBackofficeConfig({ JWT_PUBLIC_KEY: keys.privateKey })).problems[0]).to.match(
+      /^JWT_PUBLIC_KEY holds a private key/,
+    );
   });
 
   it('when JWT_PUBLIC_KEY arrives on one line with \\n escapes (env files), then it is accepted', () => {

@@ -11,9 +11,30 @@ import { interpolate, readCompose, readRepoFile, repoPath, type ComposeFile } fr
 
 /** The three processes: their compose service, folder, config and health path. */
 const PROCESSES = [
-  { service: 'backoffice', folder: 'services/backoffice', schema: backofficeConfigSchema, load: loadBackofficeConfig, portVar: 'BO_PORT', health: '/api/bo/ready' },
-  { service: 'member', folder: 'services/member', schema: memberConfigSchema, load: loadMemberConfig, portVar: 'MEMBER_PORT', health: '/api/member/ready' },
-  { service: 'aggregation-worker', folder: 'services/aggregation-worker', schema: workerConfigSchema, load: loadWorkerConfig, portVar: 'WORKER_PORT', health: '/health' },
+  {
+    service: 'backoffice',
+    folder: 'services/backoffice',
+    schema: backofficeConfigSchema,
+    load: loadBackofficeConfig,
+    portVar: 'BO_PORT',
+    health: '/api/bo/ready',
+  },
+  {
+    service: 'member',
+    folder: 'services/member',
+    schema: memberConfigSchema,
+    load: loadMemberConfig,
+    portVar: 'MEMBER_PORT',
+    health: '/api/member/ready',
+  },
+  {
+    service: 'aggregation-worker',
+    folder: 'services/aggregation-worker',
+    schema: workerConfigSchema,
+    load: loadWorkerConfig,
+    portVar: 'WORKER_PORT',
+    health: '/health',
+  },
 ] as const;
 
 /** What an operator exports before `docker compose up`. */
@@ -27,7 +48,15 @@ describe('docker-compose.yml and infra/', () => {
   const rootPackage = JSON.parse(readRepoFile('package.json')) as { packageManager: string; scripts: Record<string, string> };
 
   it('when the file is parsed, then it holds exactly the stack: mysql, redis, migrate, the three processes and the gateway', () => {
-    expect(Object.keys(compose.services).sort()).to.deep.equal(['aggregation-worker', 'backoffice', 'gateway', 'member', 'migrate', 'mysql', 'redis']);
+    expect(Object.keys(compose.services).sort()).to.deep.equal([
+      'aggregation-worker',
+      'backoffice',
+      'gateway',
+      'member',
+      'migrate',
+      'mysql',
+      'redis',
+    ]);
   });
 
   it('when references are followed, then every dependency, network and named volume exists', () => {
@@ -61,7 +90,11 @@ describe('docker-compose.yml and infra/', () => {
 
     it('when the service is read, then it is MySQL 8 with its data on a named volume, my.cnf and the init scripts mounted, and a healthcheck', () => {
       expect(mysql.image).to.match(/^mysql:8(\.|$)/);
-      expect(mysql.volumes).to.include.members(['mysql-data:/var/lib/mysql', './infra/mysql/my.cnf:/etc/mysql/conf.d/bo.cnf:ro', './infra/mysql/init:/docker-entrypoint-initdb.d:ro']);
+      expect(mysql.volumes).to.include.members([
+        'mysql-data:/var/lib/mysql',
+        './infra/mysql/my.cnf:/etc/mysql/conf.d/bo.cnf:ro',
+        './infra/mysql/init:/docker-entrypoint-initdb.d:ro',
+      ]);
       expect(mysql.healthcheck!.test.join(' ')).to.contain('mysqladmin ping');
       expect(mysql.environment).to.include({ MYSQL_USER: 'bo_app' });
     });
@@ -69,7 +102,9 @@ describe('docker-compose.yml and infra/', () => {
     it('when my.cnf is read, then the server speaks utf8mb4 with the unicode collation and allows LOCAL INFILE', () => {
       const sections = new Map<string, Map<string, string>>();
       let current = '';
-      for (const line of readRepoFile('infra/mysql/my.cnf').split('\n').map((l) => l.trim())) {
+      for (const line of readRepoFile('infra/mysql/my.cnf')
+        .split('\n')
+        .map((l) => l.trim())) {
         if (!line || line.startsWith('#')) continue;
         const header = /^\[(.+)\]$/.exec(line);
         if (header) sections.set((current = header[1]!), new Map());
@@ -139,7 +174,9 @@ describe('docker-compose.yml and infra/', () => {
     expect(dockerfile).to.match(/^FROM node:20[-\w.]*$/m);
     expect(dockerfile).to.contain(`npm install -g pnpm@${pnpmVersion}`);
     expect(dockerfile).to.match(/pnpm install --frozen-lockfile/);
-    expect(dockerfile).to.match(/^ARG SERVICE$/m).and.match(/^ARG PORT$/m);
+    expect(dockerfile)
+      .to.match(/^ARG SERVICE$/m)
+      .and.match(/^ARG PORT$/m);
     expect(dockerfile).to.contain('WORKDIR /app/services/${SERVICE}').and.contain('EXPOSE ${PORT}');
     expect(dockerfile).to.match(/^CMD \["pnpm", "start"\]$/m);
     expect(dockerfile, 'SIGTERM must reach the service through pnpm').to.contain('npm_config_script_shell=/bin/bash');
@@ -240,7 +277,10 @@ describe('docker-compose.yml and infra/', () => {
       expect(conf).to.contain(`server ${p.service}:${port};`);
     }
     const member = /location \/api\/member \{([^}]*)\}/.exec(conf)?.[1] ?? '';
-    const rules = member.split('\n').map((l) => l.trim()).filter((l) => /^(allow|deny) /.test(l));
+    const rules = member
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^(allow|deny) /.test(l));
     expect(rules).to.deep.equal(['deny 172.28.0.1;', 'allow 172.28.0.0/16;', 'deny all;']);
     expect(conf).to.match(/^\s*listen 8080;$/m);
   });

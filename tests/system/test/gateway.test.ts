@@ -51,14 +51,27 @@ interface Answer {
 }
 
 /** One HTTP request from a chosen loopback address, path sent exactly as given. */
-function send(port: number, options: { path: string; from?: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+function send(
+  port: number,
+  options: { path: string; from?: string; method?: string; headers?: Record<string, string>; body?: string },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers, localAddress: options.from ?? '127.0.0.1', agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        path: options.path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.from ?? '127.0.0.1',
+        agent: false,
+      },
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> }),
+        );
       },
     );
     req.on('error', reject);
@@ -71,7 +84,9 @@ function findNginx(): string {
   for (const candidate of [process.env.NGINX_BIN, 'nginx', '/usr/sbin/nginx'].filter(Boolean) as string[]) {
     if (spawnSync(candidate, ['-v']).status === 0) return candidate;
   }
-  throw new Error('nginx is not installed: the gateway tests need it (apt-get install -y nginx; .ci/run installs it). Set NGINX_BIN to use another binary.');
+  throw new Error(
+    'nginx is not installed: the gateway tests need it (apt-get install -y nginx; .ci/run installs it). Set NGINX_BIN to use another binary.',
+  );
 }
 
 /**
@@ -98,7 +113,8 @@ function renderGatewayConf(prefix: string, ports: { gateway: number; backoffice:
   let conf = readRepoFile('infra/gateway/nginx.conf');
   for (const [from, to] of swaps) {
     const count = conf.split(from).length - 1;
-    if (count !== 1) throw new Error(`infra/gateway/nginx.conf should hold "${from}" once (found ${count}); update this test's rendering with it`);
+    if (count !== 1)
+      throw new Error(`infra/gateway/nginx.conf should hold "${from}" once (found ${count}); update this test's rendering with it`);
     conf = conf.replace(from, to);
   }
   return conf;
@@ -126,7 +142,9 @@ async function startGateway(upstreams: { backoffice: number; member: number; wor
   const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', confPath, '-g', `pid ${join(prefix, 'nginx.pid')};`], { encoding: 'utf8' });
   expect(check.status, check.stderr).to.equal(0);
 
-  const child: ChildProcess = spawn(nginx, ['-p', prefix, '-c', confPath, '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(nginx, ['-p', prefix, '-c', confPath, '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let errorLog = '';
   child.stderr!.on('data', (d: Buffer) => (errorLog += d.toString()));
   const stop = async () => {
@@ -138,7 +156,10 @@ async function startGateway(upstreams: { backoffice: number; member: number; wor
     rmSync(prefix, { recursive: true, force: true });
   };
   for (let attempt = 0; ; attempt++) {
-    const up = await send(port, { path: '/gateway/health' }).then((a) => a.status === 200, () => false);
+    const up = await send(port, { path: '/gateway/health' }).then(
+      (a) => a.status === 200,
+      () => false,
+    );
     if (up) break;
     if (child.exitCode !== null || attempt > 100) {
       const message = `nginx did not start: ${errorLog}${readFileSync(join(prefix, 'error.log'), 'utf8')}`;
@@ -149,7 +170,9 @@ async function startGateway(upstreams: { backoffice: number; member: number; wor
   }
   const accessLogLine = async (text: string): Promise<string> => {
     for (let attempt = 0; attempt < 50; attempt++) {
-      const line = readFileSync(join(prefix, 'access.log'), 'utf8').split('\n').find((l) => l.includes(text));
+      const line = readFileSync(join(prefix, 'access.log'), 'utf8')
+        .split('\n')
+        .find((l) => l.includes(text));
       if (line) return line;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -192,14 +215,22 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
     });
     expect(res.status).to.equal(200);
     const seen = res.json() as unknown as Seen;
-    expect(seen).to.include({ upstream: 'backoffice', method: 'GET', url: '/api/bo/v2/statistics/category/sales-status?startDate=2026-05-01&agrtGb=01' });
+    expect(seen).to.include({
+      upstream: 'backoffice',
+      method: 'GET',
+      url: '/api/bo/v2/statistics/category/sales-status?startDate=2026-05-01&agrtGb=01',
+    });
     expect(seen.headers).to.include({ 'x-request-id': 'ui-4711', authorization: 'Bearer abc', 'x-real-ip': '127.0.0.1' });
     expect(seen.headers['x-forwarded-for'], "the caller's own X-Forwarded-For is replaced").to.equal('127.0.0.1');
     expect(JSON.parse(await accessLogLine('"requestId":"ui-4711"'))).to.include({ remote: '127.0.0.1', status: 200, method: 'GET' });
   });
 
   it('when a caller sends a spoofed internal X-Forwarded-For (10.0.0.1, alone or as a chain), then the service sees only the real caller', async () => {
-    for (const [from, xff] of [['127.0.0.9', '10.0.0.1'], ['127.0.0.9', '10.0.0.1, 127.0.0.2'], ['127.0.0.2', '10.0.0.1']]) {
+    for (const [from, xff] of [
+      ['127.0.0.9', '10.0.0.1'],
+      ['127.0.0.9', '10.0.0.1, 127.0.0.2'],
+      ['127.0.0.2', '10.0.0.1'],
+    ]) {
       const res = await send(gatewayPort, { path: '/api/bo/health', from, headers: { 'X-Forwarded-For': xff!, 'X-Real-IP': '10.0.0.1' } });
       const seen = res.json() as unknown as Seen;
       expect(seen.headers, `${from} sending ${xff}`).to.include({ 'x-forwarded-for': from, 'x-real-ip': from });
@@ -223,7 +254,12 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
 
   it('when a body over 1 MB is posted, then it reaches the service (which answers its own 1003) instead of an nginx 413', async () => {
     const body = JSON.stringify({ additionalInfo: 'x'.repeat(1536 * 1024) });
-    const res = await send(gatewayPort, { path: '/api/bo/v2/goods/ai/getAiGoodsDesc', method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const res = await send(gatewayPort, {
+      path: '/api/bo/v2/goods/ai/getAiGoodsDesc',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
     expect(res.status).to.equal(200);
     expect((res.json() as unknown as Seen).bodyBytes).to.equal(Buffer.byteLength(body));
   });
@@ -238,10 +274,19 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
     const before = member.seen.length;
     const spoofs = ['127.0.0.2', '10.0.0.1', '10.0.0.1, 127.0.0.2'];
     for (const [from, xff] of ['127.0.0.1', '127.0.0.9'].flatMap((f) => spoofs.map((x) => [f, x] as const))) {
-      const res = await send(gatewayPort, { path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1', from, headers: { 'X-Forwarded-For': xff, 'X-Real-IP': xff } });
+      const res = await send(gatewayPort, {
+        path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1',
+        from,
+        headers: { 'X-Forwarded-For': xff, 'X-Real-IP': xff },
+      });
       expect(res.status, `${from} sending ${xff}`).to.equal(403);
       expect(res.headers['content-type']).to.equal('application/json');
-      expect(res.json()).to.deep.equal({ code: '1204', message: 'This service is reachable from internal servers only', httpStatus: 403, isProcess: false });
+      expect(res.json()).to.deep.equal({
+        code: '1204',
+        message: 'This service is reachable from internal servers only',
+        httpStatus: 403,
+        isProcess: false,
+      });
       expect(res.headers['x-request-id']).to.match(/^[0-9a-f]{32}$/);
     }
     expect(member.seen.length).to.equal(before);
@@ -249,7 +294,12 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
 
   it('when an outside caller dresses /api/member up (dot segments, encoded dots and slashes, double slash), then still 403', async () => {
     const before = member.seen.length;
-    for (const path of ['/api/bo/../member/v1/staff/getDsctLmtStatBO?mbrNo=M1', '/api/bo/%2e%2e/member/v1/staff/getDsctLmtStatBO', '/api/bo/..%2fmember/v1/staff/getDsctLmtStatBO', '//api/member/v1/staff/getDsctLmtStatBO']) {
+    for (const path of [
+      '/api/bo/../member/v1/staff/getDsctLmtStatBO?mbrNo=M1',
+      '/api/bo/%2e%2e/member/v1/staff/getDsctLmtStatBO',
+      '/api/bo/..%2fmember/v1/staff/getDsctLmtStatBO',
+      '//api/member/v1/staff/getDsctLmtStatBO',
+    ]) {
       const res = await send(gatewayPort, { path });
       expect(res.status, path).to.equal(403);
       expect(res.json(), path).to.include({ code: '1204' });
@@ -258,7 +308,11 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
   });
 
   it('when /api/member is called from inside the network, then it reaches the member service with the caller in X-Forwarded-For', async () => {
-    const res = await send(gatewayPort, { path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1', from: '127.0.0.2', headers: { 'X-Request-Id': 'internal-1' } });
+    const res = await send(gatewayPort, {
+      path: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1',
+      from: '127.0.0.2',
+      headers: { 'X-Request-Id': 'internal-1' },
+    });
     expect(res.status).to.equal(200);
     const seen = res.json() as unknown as Seen;
     expect(seen).to.include({ upstream: 'member', url: '/api/member/v1/staff/getDsctLmtStatBO?mbrNo=M1' });
@@ -276,7 +330,12 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
     await new Promise<void>((resolve) => worker.server.close(() => resolve()));
     const res = await send(gatewayPort, { path: '/admin/queues' });
     expect(res.status).to.equal(503);
-    expect(res.json()).to.deep.equal({ code: '1503', message: 'A dependency is unavailable; try again shortly', httpStatus: 503, isProcess: false });
+    expect(res.json()).to.deep.equal({
+      code: '1503',
+      message: 'A dependency is unavailable; try again shortly',
+      httpStatus: 503,
+      isProcess: false,
+    });
   });
 });
 
@@ -305,7 +364,8 @@ describe('gateway in front of the real services', () => {
   let gateway: Gateway;
   let memberPort: number;
   const STAFF = { mbrNo: 'GW1', rmndAmt: 8_000, limAmt: 10_000 };
-  const remaining = async () => ((await memberDb.knex('staff_dc_lim').where({ mbr_no: STAFF.mbrNo }).first('rmnd_amt')) as { rmnd_amt: number }).rmnd_amt;
+  const remaining = async () =>
+    ((await memberDb.knex('staff_dc_lim').where({ mbr_no: STAFF.mbrNo }).first('rmnd_amt')) as { rmnd_amt: number }).rmnd_amt;
   const historyRows = async () => (await memberDb.knex('staff_dc_lim_hist').where({ mbr_no: STAFF.mbrNo })).length;
   const change = JSON.stringify({ mbrNo: STAFF.mbrNo, rsrvUseGbCd: '20', ocurAmt: 1_000, ordNo: 'O-GW' });
 
@@ -316,9 +376,14 @@ describe('gateway in front of the real services', () => {
       createTestDatabase('kit_gw_member', memberMigrations),
     ]);
     await memberDb.knex('mbr').insert({ mbr_no: STAFF.mbrNo, mbr_nm: 'staff', mbr_stat_cd: '10', staff_yn: 'Y' });
-    await memberDb.knex('staff_dc_lim').insert({ mbr_no: STAFF.mbrNo, lim_amt: STAFF.limAmt, rmnd_amt: STAFF.rmndAmt, upd_dtm: '2026-01-01 00:00:00' });
+    await memberDb
+      .knex('staff_dc_lim')
+      .insert({ mbr_no: STAFF.mbrNo, lim_amt: STAFF.limAmt, rmnd_amt: STAFF.rmndAmt, upd_dtm: '2026-01-01 00:00:00' });
     const memberEnv = { INTERNAL_CIDRS: '127.0.0.0/29', TRUSTED_PROXIES: '127.0.0.1/32' };
-    services = await Promise.all([listen(backofficeApp(boDb.knex, testLogger('backoffice'))), listen(memberApp(memberDb.knex, testLogger('member'), memberEnv))]);
+    services = await Promise.all([
+      listen(backofficeApp(boDb.knex, testLogger('backoffice'))),
+      listen(memberApp(memberDb.knex, testLogger('member'), memberEnv)),
+    ]);
     memberPort = services[1]!.port;
     gateway = await startGateway({ backoffice: services[0]!.port, member: memberPort, worker: await freePort() });
   });
@@ -330,7 +395,11 @@ describe('gateway in front of the real services', () => {
 
   it('when /api/bo is called through the gateway, then the real back-office answers: 200 with a token, its own 401 body without', async () => {
     const path = '/api/bo/v2/dashboard/goods/sale-stock-status';
-    const ok = await send(gateway.port, { path, from: '127.0.0.9', headers: { Authorization: bearer(ADMIN), 'X-Forwarded-For': '10.0.0.1' } });
+    const ok = await send(gateway.port, {
+      path,
+      from: '127.0.0.9',
+      headers: { Authorization: bearer(ADMIN), 'X-Forwarded-For': '10.0.0.1' },
+    });
     expect(ok.status, ok.text).to.equal(200);
     expect(ok.json()).to.have.keys('goodsStatuses', 'mdMatchedStdCtgCount');
     const refused = await send(gateway.port, { path, from: '127.0.0.9' });
@@ -345,7 +414,12 @@ describe('gateway in front of the real services', () => {
       const write = await send(gateway.port, { path: '/api/member/v1/staff/dcLimIncDec', method: 'POST', from, headers, body: change });
       for (const res of [read, write]) {
         expect(res.status, from).to.equal(403);
-        expect(res.json()).to.deep.equal({ code: '1204', message: 'This service is reachable from internal servers only', httpStatus: 403, isProcess: false });
+        expect(res.json()).to.deep.equal({
+          code: '1204',
+          message: 'This service is reachable from internal servers only',
+          httpStatus: 403,
+          isProcess: false,
+        });
       }
     }
     expect(await remaining()).to.equal(STAFF.rmndAmt);
@@ -353,14 +427,22 @@ describe('gateway in front of the real services', () => {
   });
 
   it('when the same spoof goes straight to the member port, then the member itself refuses it (it believes X-Forwarded-For from the gateway only)', async () => {
-    const res = await send(memberPort, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from: '127.0.0.9', headers: { 'X-Forwarded-For': '10.0.0.1' } });
+    const res = await send(memberPort, {
+      path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`,
+      from: '127.0.0.9',
+      headers: { 'X-Forwarded-For': '10.0.0.1' },
+    });
     expect(res.status).to.equal(403);
     expect(res.json()).to.include({ code: '1204' });
   });
 
   it('when an internal server calls /api/member through the gateway, whatever X-Forwarded-For it sends, then the real member answers it', async () => {
     for (const headers of [{}, { 'X-Forwarded-For': '203.0.113.9' }] as Record<string, string>[]) {
-      const res = await send(gateway.port, { path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`, from: '127.0.0.2', headers });
+      const res = await send(gateway.port, {
+        path: `/api/member/v1/staff/getDsctLmtStatBO?mbrNo=${STAFF.mbrNo}`,
+        from: '127.0.0.2',
+        headers,
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.json()).to.deep.equal(STAFF);
     }

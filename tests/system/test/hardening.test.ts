@@ -39,14 +39,21 @@ describe('hardening of the real services: security headers, CORS', () => {
             'cross-origin-opener-policy': 'same-origin',
           });
           expect(res.headers['strict-transport-security'], path).to.match(/^max-age=\d+/);
-          expect(res.headers['content-security-policy'], path).to.equal("default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'");
+          expect(res.headers['content-security-policy'], path).to.equal(
+            "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'",
+          );
           expect(res.headers, path).to.not.have.property('x-powered-by');
         }
       });
     }
 
     it('when the Swagger UI page and its assets are fetched, then they answer 200 under a policy allowing only the service itself', async () => {
-      for (const path of ['/api/bo/swagger-ui/', '/api/bo/swagger-ui/swagger-ui-init.js', '/api/bo/swagger-ui/swagger-ui-bundle.js', '/api/bo/swagger-ui/swagger-ui.css']) {
+      for (const path of [
+        '/api/bo/swagger-ui/',
+        '/api/bo/swagger-ui/swagger-ui-init.js',
+        '/api/bo/swagger-ui/swagger-ui-bundle.js',
+        '/api/bo/swagger-ui/swagger-ui.css',
+      ]) {
         const res = await request(bo).get(path);
         expect(res.status, path).to.equal(200);
         const csp = String(res.headers['content-security-policy']);
@@ -60,9 +67,13 @@ describe('hardening of the real services: security headers, CORS', () => {
       let browser: Browser;
       let server: RunningServer;
       before(async () => {
-        if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
+        if (!existsSync(CHROMIUM))
+          throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
         server = await startHttpServer(bo, 0, [], '127.0.0.1');
-        browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+        browser = await chromium.launch({
+          executablePath: CHROMIUM,
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+        });
       });
       after(async () => {
         await browser?.close();
@@ -103,7 +114,10 @@ describe('hardening of the real services: security headers, CORS', () => {
     describe('with CORS_ORIGINS naming the UI', () => {
       let withCors: Express;
       before(() => {
-        withCors = backofficeApp(knex, captureLogs().logger, { JWT_SECRET: TEST_JWT_SECRET, CORS_ORIGINS: `${UI_ORIGIN}, http://localhost:5173` });
+        withCors = backofficeApp(knex, captureLogs().logger, {
+          JWT_SECRET: TEST_JWT_SECRET,
+          CORS_ORIGINS: `${UI_ORIGIN}, http://localhost:5173`,
+        });
       });
 
       it('when the UI origin sends a preflight, then it is answered before authentication with the allowed methods and headers', async () => {
@@ -111,7 +125,10 @@ describe('hardening of the real services: security headers, CORS', () => {
         expect(res.status).to.equal(204);
         expect(res.headers).to.include({ 'access-control-allow-origin': UI_ORIGIN, 'access-control-max-age': '600' });
         expect(res.headers['access-control-allow-methods']).to.equal('GET,POST');
-        expect(String(res.headers['access-control-allow-headers']).toLowerCase().split(',')).to.include.members(['authorization', 'content-type']);
+        expect(String(res.headers['access-control-allow-headers']).toLowerCase().split(',')).to.include.members([
+          'authorization',
+          'content-type',
+        ]);
         expect(res.headers).to.not.have.property('access-control-allow-credentials');
         expect(String(res.headers.vary)).to.contain('Origin');
       });
@@ -119,10 +136,17 @@ describe('hardening of the real services: security headers, CORS', () => {
       it('when the UI origin calls the API, then the answer allows it and exposes the headers its scripts read', async () => {
         const second = await request(withCors).get('/api/bo/health').set('Origin', 'http://localhost:5173');
         expect(second.headers['access-control-allow-origin']).to.equal('http://localhost:5173');
-        const refused = await request(withCors).post('/api/bo/v2/goods/ai/getAiGoodsAutoFill').set('Origin', UI_ORIGIN).send({ productName: 'x' });
+        const refused = await request(withCors)
+          .post('/api/bo/v2/goods/ai/getAiGoodsAutoFill')
+          .set('Origin', UI_ORIGIN)
+          .send({ productName: 'x' });
         expect(refused.status).to.equal(401);
         expect(refused.headers['access-control-allow-origin']).to.equal(UI_ORIGIN);
-        expect(String(refused.headers['access-control-expose-headers']).split(',')).to.include.members(['X-Request-Id', 'Retry-After', 'Content-Disposition']);
+        expect(String(refused.headers['access-control-expose-headers']).split(',')).to.include.members([
+          'X-Request-Id',
+          'Retry-After',
+          'Content-Disposition',
+        ]);
       });
 
       it('when another origin sends a preflight or a request, then it gets no CORS header and the preflight is not answered', async () => {
@@ -139,7 +163,13 @@ describe('hardening of the real services: security headers, CORS', () => {
     });
 
     it('when CORS_ORIGINS holds something that is not a bare origin, then the service refuses to start naming the variable', () => {
-      for (const bad of ['bo-ui.example.com', 'https://bo-ui.example.com/', 'https://bo-ui.example.com/app', 'ftp://bo-ui.example.com', '*']) {
+      for (const bad of [
+        'bo-ui.example.com',
+        'https://bo-ui.example.com/',
+        'https://bo-ui.example.com/app',
+        'ftp://bo-ui.example.com',
+        '*',
+      ]) {
         let err: unknown;
         try {
           loadBackofficeConfig({ CORS_ORIGINS: bad });

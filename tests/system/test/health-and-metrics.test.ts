@@ -19,8 +19,18 @@ describe('health, readiness and metrics of the real services', () => {
   });
 
   const services: { name: string; prefix: string; up: () => Express; down: () => Express }[] = [
-    { name: 'back-office', prefix: '/api/bo', up: () => backofficeApp(boDb.knex, captureLogs().logger), down: () => backofficeApp(downKnex, captureLogs().logger) },
-    { name: 'member', prefix: '/api/member', up: () => memberApp(memberDb.knex, captureLogs().logger), down: () => memberApp(downKnex, captureLogs().logger) },
+    {
+      name: 'back-office',
+      prefix: '/api/bo',
+      up: () => backofficeApp(boDb.knex, captureLogs().logger),
+      down: () => backofficeApp(downKnex, captureLogs().logger),
+    },
+    {
+      name: 'member',
+      prefix: '/api/member',
+      up: () => memberApp(memberDb.knex, captureLogs().logger),
+      down: () => memberApp(downKnex, captureLogs().logger),
+    },
   ];
 
   for (const { name, prefix, up, down } of services) {
@@ -57,13 +67,17 @@ describe('health, readiness and metrics of the real services', () => {
       await request(app).get('/api/bo/health');
       await request(app).get('/api/bo/ready');
       await request(app).get('/no/such/path/12345');
-      await request(app).get('/api/bo/anything-unknown').set('Authorization', bearer({ sub: 'u1', workGrpCd: 'BO_ADMIN' }));
+      await request(app)
+        .get('/api/bo/anything-unknown')
+        .set('Authorization', bearer({ sub: 'u1', workGrpCd: 'BO_ADMIN' }));
 
       const res = await request(app).get('/api/bo/metrics');
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/^text\/plain/);
       const counter = (route: string, status: string) => {
-        const line = res.text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
+        const line = res.text
+          .split('\n')
+          .find((l) => l.startsWith('http_requests_total{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
         return line === undefined ? undefined : Number(line.split(' ').pop());
       };
       expect(counter('/api/bo/health', '200')).to.equal(2);

@@ -154,11 +154,15 @@ function main(): void {
     if (Math.abs(d - t) > 2) warnings.push(`kind ${k} is unbalanced between the halves (${d} dev, ${t} test)`);
   }
   const dev = cases.filter((c) => c.half === 'dev').length;
-  console.log(`${'total'.padEnd(width)}  ${String(dev).padStart(3)}  ${String(cases.length - dev).padStart(4)}  ${String(cases.length).padStart(3)}`);
+  console.log(
+    `${'total'.padEnd(width)}  ${String(dev).padStart(3)}  ${String(cases.length - dev).padStart(4)}  ${String(cases.length).padStart(3)}`,
+  );
   const withBrand = cases.filter((c) => c.brand !== '').length;
   const outOfTree = cases.filter((c) => c.categories.length === 0).length;
   const multi = cases.filter((c) => c.categories.length > 1).length;
-  console.log(`brand expected: ${withBrand}, no brand: ${cases.length - withBrand}; out of tree: ${outOfTree}; several acceptable leaves: ${multi}`);
+  console.log(
+    `brand expected: ${withBrand}, no brand: ${cases.length - withBrand}; out of tree: ${outOfTree}; several acceptable leaves: ${multi}`,
+  );
 
   for (const w of warnings) console.warn(`warning: ${w}`);
   if (errors.length > 0) {

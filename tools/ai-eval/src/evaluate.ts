@@ -112,7 +112,10 @@ export async function evaluateAutoFill(db: { url: string; knex: Knex }, options:
   const full = await contextOf(rows);
   // Warm the JIT so the timings measure steady state, as in a running service.
   for (const n of leafNames.slice(0, 20)) await autoFill(n.productName, full);
-  const leafSet = await scoreSet('leaf names', leafNames.map((name) => ({ name, ctx: full })));
+  const leafSet = await scoreSet(
+    'leaf names',
+    leafNames.map((name) => ({ name, ctx: full })),
+  );
 
   const r = createRandom(options.seed + 1);
   const chosen = goods
@@ -151,7 +154,13 @@ async function scoreSet(label: string, cases: readonly { name: LabelledName; ctx
     const started = performance.now();
     const res = await autoFill(name.productName, ctx);
     times.push(performance.now() - started);
-    const miss: EvalMiss = { name, brandNo: res.brandNo, brandStatus: res.brandMatchStatus ?? '', stdCtgNo: res.stdCtgNo, top1: res.stdCtgCandidates?.[0]?.stdCtgNo };
+    const miss: EvalMiss = {
+      name,
+      brandNo: res.brandNo,
+      brandStatus: res.brandMatchStatus ?? '',
+      stdCtgNo: res.stdCtgNo,
+      top1: res.stdCtgCandidates?.[0]?.stdCtgNo,
+    };
     if ((res.brandNo ?? null) === name.brandNo) brandOk++;
     else brandMisses.push(miss);
     if (res.stdCtgCandidates?.some((c) => c.stdCtgNo === name.stdCtgNo)) inTop5++;

@@ -10,7 +10,25 @@ export interface EvalGoods {
 }
 
 /** Variant words sellers append; the classifier must not be pulled by them. */
-const VARIANT_WORDS = ['270mm', '250', '블랙', '화이트', '네이비', 'FREE', 'XL', '2개입', '1+1', '500ml', '1.5L', '3kg', '10매', '4종', '128GB', '55인치', '30x40cm'];
+const VARIANT_WORDS = [
+  '270mm',
+  '250',
+  '블랙',
+  '화이트',
+  '네이비',
+  'FREE',
+  'XL',
+  '2개입',
+  '1+1',
+  '500ml',
+  '1.5L',
+  '3kg',
+  '10매',
+  '4종',
+  '128GB',
+  '55인치',
+  '30x40cm',
+];
 
 /**
  * Labelled names from the goods the demo generator built (brand + product line + leaf word +

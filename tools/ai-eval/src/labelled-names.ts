@@ -10,13 +10,48 @@ export interface LabelledName {
   noise: string[];
 }
 
-
-export const DECORATIONS = ['[공식]', '(정품)', '[무료배송]', '[특가]', '★당일발송★', '[단독]', '(국내정품)', '[BEST]', '【한정】', '(당일출고)'];
-const LINE_WORDS = ['에센셜', '데일리', '베이직', '프리미엄', '시그니처', '클래식', '오리지널', '라이트', '모던', '스탠다드', '플러스', '2025년형', '신형'];
+export const DECORATIONS = [
+  '[공식]',
+  '(정품)',
+  '[무료배송]',
+  '[특가]',
+  '★당일발송★',
+  '[단독]',
+  '(국내정품)',
+  '[BEST]',
+  '【한정】',
+  '(당일출고)',
+];
+const LINE_WORDS = [
+  '에센셜',
+  '데일리',
+  '베이직',
+  '프리미엄',
+  '시그니처',
+  '클래식',
+  '오리지널',
+  '라이트',
+  '모던',
+  '스탠다드',
+  '플러스',
+  '2025년형',
+  '신형',
+];
 const QUANTITIES = ['1+1', '2개입', '3팩', '10매', '대용량', '세트'];
 /** Vowel jamo sellers confuse (ㅐ/ㅔ, ㅓ/ㅗ …): the realistic one-jamo typo. */
 const VOWEL_SWAPS: Record<string, string> = { ㅐ: 'ㅔ', ㅔ: 'ㅐ', ㅓ: 'ㅗ', ㅗ: 'ㅓ', ㅜ: 'ㅡ', ㅡ: 'ㅜ', ㅣ: 'ㅢ', ㅏ: 'ㅑ', ㅕ: 'ㅓ' };
-const CONSONANT_SWAPS: Record<string, string> = { ㄲ: 'ㄱ', ㄱ: 'ㄲ', ㄸ: 'ㄷ', ㄷ: 'ㄸ', ㅃ: 'ㅂ', ㅂ: 'ㅃ', ㅆ: 'ㅅ', ㅅ: 'ㅆ', ㅉ: 'ㅈ', ㅈ: 'ㅉ' };
+const CONSONANT_SWAPS: Record<string, string> = {
+  ㄲ: 'ㄱ',
+  ㄱ: 'ㄲ',
+  ㄸ: 'ㄷ',
+  ㄷ: 'ㄸ',
+  ㅃ: 'ㅂ',
+  ㅂ: 'ㅃ',
+  ㅆ: 'ㅅ',
+  ㅅ: 'ㅆ',
+  ㅉ: 'ㅈ',
+  ㅈ: 'ㅉ',
+};
 
 /** One jamo of one syllable swapped for a look-alike (`나이키` → `나이끼`, `셔츠` → `셔즈`). */
 export function jamoTypo(word: string, r: Random): string {

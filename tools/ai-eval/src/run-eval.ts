@@ -22,8 +22,12 @@ function print(r: SetReport): void {
   console.log(`  top-5 recall          ${pct(r.top5Recall)}   (target ≥ 95 %)`);
   console.log(`  auto-fill latency     p50 ${r.p50Ms.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms   (target p95 < 50 ms)`);
   if (!process.argv.includes('--misses')) return;
-  const show = (m: SetReport['brandMisses'][number]) => `${m.name.productName} | want ${m.name.stdCtgNo} got ${m.stdCtgNo ?? '-'} top-1 ${m.top1 ?? '-'} | ${m.name.noise.join(',')}`;
-  for (const m of r.brandMisses) console.log(`  brand miss: ${m.name.productName} | want ${m.name.brandNo} got ${m.brandNo} ${m.brandStatus} | ${m.name.noise.join(',')}`);
+  const show = (m: SetReport['brandMisses'][number]) =>
+    `${m.name.productName} | want ${m.name.stdCtgNo} got ${m.stdCtgNo ?? '-'} top-1 ${m.top1 ?? '-'} | ${m.name.noise.join(',')}`;
+  for (const m of r.brandMisses)
+    console.log(
+      `  brand miss: ${m.name.productName} | want ${m.name.brandNo} got ${m.brandNo} ${m.brandStatus} | ${m.name.noise.join(',')}`,
+    );
   for (const m of r.categoryMisses) console.log(`  category miss: ${show(m)}`);
   for (const m of r.recallMisses) console.log(`  not in top 5: ${show(m)}`);
 }
@@ -40,7 +44,9 @@ try {
     goodsPerLeaf: config.AI_CATEGORY_GOODS_PER_LEAF,
   });
   console.log(`demo data: ${report.brands} brands in use, ${report.leaves} leaf categories, ${report.goods} goods`);
-  console.log(`confidence test: min score ${config.AI_CATEGORY_MIN_SCORE}, min margin ${config.AI_CATEGORY_MIN_MARGIN}; goods per leaf ${config.AI_CATEGORY_GOODS_PER_LEAF}`);
+  console.log(
+    `confidence test: min score ${config.AI_CATEGORY_MIN_SCORE}, min margin ${config.AI_CATEGORY_MIN_MARGIN}; goods per leaf ${config.AI_CATEGORY_GOODS_PER_LEAF}`,
+  );
   for (const set of report.sets) print(set);
   const missed = report.sets.flatMap(targetsMissed);
   if (missed.length) {

@@ -3,7 +3,9 @@ import type { Migration } from '@bo/db';
 const T = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 
 const MEASURE_LIST = 'ord_amt, ord_qty, cncl_amt, cncl_qty, dc_amt_2nd, dc_amt_3rd';
-const MEASURES = MEASURE_LIST.split(', ').map((c) => `${c} BIGINT NOT NULL`).join(', ');
+const MEASURES = MEASURE_LIST.split(', ')
+  .map((c) => `${c} BIGINT NOT NULL`)
+  .join(', ');
 
 /**
  * The rollups the period and hourly status reports read instead of summing raw events and the

@@ -28,7 +28,13 @@ const ROLLUPS = [
     columns: `std_ctg_no VARCHAR(20) NOT NULL, md_id VARCHAR(50) NOT NULL DEFAULT ''`,
     indexes: `KEY idx_agg_ctg_mon_md (md_id, agrt_gb_cd, agrt_mon, ${COVERED})`,
   },
-  { monthly: 'agg_payway_monthly', daily: 'agg_payway_daily', keys: ['pay_way_cd'], columns: 'pay_way_cd VARCHAR(10) NOT NULL', indexes: '' },
+  {
+    monthly: 'agg_payway_monthly',
+    daily: 'agg_payway_daily',
+    keys: ['pay_way_cd'],
+    columns: 'pay_way_cd VARCHAR(10) NOT NULL',
+    indexes: '',
+  },
   {
     monthly: 'agg_goods_monthly',
     daily: 'agg_goods_daily',

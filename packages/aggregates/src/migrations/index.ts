@@ -5,7 +5,12 @@ import { monthlyRollupsMigration } from './0103-monthly-rollups.ts';
 import { buildTablesMigration } from './0104-build-tables.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
-export const aggregateMigrations: readonly Migration[] = [aggregateTablesMigration, periodRollupsMigration, monthlyRollupsMigration, buildTablesMigration];
+export const aggregateMigrations: readonly Migration[] = [
+  aggregateTablesMigration,
+  periodRollupsMigration,
+  monthlyRollupsMigration,
+  buildTablesMigration,
+];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */
 export const boMigrations: readonly Migration[] = [...boSourceMigrations, ...aggregateMigrations];

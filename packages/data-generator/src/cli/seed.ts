@@ -167,12 +167,14 @@ try {
     console.log('the bo database already has goods: nothing loaded (--if-empty)');
   } else {
     const width = Math.max(...Object.keys(result.counts).map((t) => t.length));
-    for (const [table, n] of Object.entries(result.counts)) console.log(`  ${table.padEnd(width)} ${n.toLocaleString('en-US').padStart(12)}`);
+    for (const [table, n] of Object.entries(result.counts))
+      console.log(`  ${table.padEnd(width)} ${n.toLocaleString('en-US').padStart(12)}`);
     const activityRows = (result.counts.ord ?? 0) + (result.counts.ord_stat_evt ?? 0) + (result.counts.goods_inflow_log ?? 0);
     const activitySeconds = result.timings.activity ?? 0;
     console.log(
-      `done in ${result.seconds.toFixed(1)} s (${Object.entries(result.timings).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}); ` +
-        `activity ${Math.round(activityRows / Math.max(activitySeconds, 0.001)).toLocaleString('en-US')} rows/s`,
+      `done in ${result.seconds.toFixed(1)} s (${Object.entries(result.timings)
+        .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+        .join(', ')}); ` + `activity ${Math.round(activityRows / Math.max(activitySeconds, 0.001)).toLocaleString('en-US')} rows/s`,
     );
   }
 } catch (err) {

@@ -88,8 +88,10 @@ export function bearerAuth(settings: JwtSettings): RequestHandler[] {
   const verified = new VerifiedTokens();
   const toPrincipal = (req: Request, next: NextFunction, token: string | undefined) => {
     const claims = (req as unknown as JwtRequest).auth as Record<string, unknown> | undefined;
-    if (!claims || typeof claims.exp !== 'number') return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry an expiry (exp)' }));
-    if (typeof claims.sub !== 'string' || !claims.sub) return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry the user id (sub)' }));
+    if (!claims || typeof claims.exp !== 'number')
+      return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry an expiry (exp)' }));
+    if (typeof claims.sub !== 'string' || !claims.sub)
+      return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry the user id (sub)' }));
     if (typeof claims.workGrpCd !== 'string' || !claims.workGrpCd)
       return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry the work group (workGrpCd)' }));
     // A token without a supplier sees every supplier: a supplier claim that is malformed, or a

@@ -57,7 +57,10 @@ function refusalOf(e: DriverError): DatabaseRefusal | undefined {
   if (e.fatal === true && typeof e.code === 'string' && CONNECTION_FAILURE_CODES.has(e.code))
     return { message: UNREACHABLE, reason: `the database is unreachable or dropped the connection (${e.code})` };
   if (typeof e.errno === 'number' && CONNECTION_FAILURE_ERRNOS.has(e.errno))
-    return { message: UNREACHABLE, reason: `the database is unreachable or dropped the connection (${typeof e.code === 'string' ? e.code : e.errno})` };
+    return {
+      message: UNREACHABLE,
+      reason: `the database is unreachable or dropped the connection (${typeof e.code === 'string' ? e.code : e.errno})`,
+    };
   return undefined;
 }
 

@@ -13,7 +13,12 @@ export const jsonBody = (limit = '1mb'): RequestHandler => {
     parse(req, res, (err?: unknown) => {
       const e = err as { status?: number; type?: string } | undefined;
       if (e?.status === 400 && (e.type === undefined || e.type === 'request.size.invalid'))
-        return next(new AppError('MALFORMED_JSON', { message: 'The request body could not be read as its Content-Encoding and Content-Length say', cause: err }));
+        return next(
+          new AppError('MALFORMED_JSON', {
+            message: 'The request body could not be read as its Content-Encoding and Content-Length say',
+            cause: err,
+          }),
+        );
       next(err);
     });
 };

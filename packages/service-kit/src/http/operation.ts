@@ -98,7 +98,11 @@ export function mountOperation<Q = unknown, B = unknown>(router: Router, op: Ope
  * the operation runs (malformed or oversized JSON): mark them ahead of body parsing.
  */
 export function markEnvelopeOperations(service: ServiceName): RequestHandler {
-  const envelope = new Set(operationsOf(service).filter((o) => o.envelope).map((o) => `${o.method.toUpperCase()} ${o.path}`));
+  const envelope = new Set(
+    operationsOf(service)
+      .filter((o) => o.envelope)
+      .map((o) => `${o.method.toUpperCase()} ${o.path}`),
+  );
   return (req, res, next) => {
     if (envelope.has(`${req.method} ${req.path}`)) res.locals[ENVELOPE_LOCAL] = true;
     next();

@@ -59,7 +59,8 @@ export function parseOrigins(list: string): string[] {
     } catch {
       throw new Error(`"${origin}" is not an origin (scheme://host[:port])`);
     }
-    if (!/^https?:$/.test(url.protocol) || url.origin !== origin) throw new Error(`"${origin}" is not an origin (scheme://host[:port], no path or trailing slash)`);
+    if (!/^https?:$/.test(url.protocol) || url.origin !== origin)
+      throw new Error(`"${origin}" is not an origin (scheme://host[:port], no path or trailing slash)`);
   }
   return origins;
 }

@@ -73,7 +73,14 @@ export function expectedPeriod(data: SourceData, day: string, filedAs?: FiledAs)
     ),
     dims: grouped(
       events,
-      (e) => dimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({ agrt_gb_cd: e.agrt_gb_cd, dim_cd, dim_val, agrt_dt: day, site_no: e.site_no })),
+      (e) =>
+        dimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({
+          agrt_gb_cd: e.agrt_gb_cd,
+          dim_cd,
+          dim_val,
+          agrt_dt: day,
+          site_no: e.site_no,
+        })),
       ZERO_MEASURES,
       addEvent,
     ),
@@ -109,7 +116,12 @@ export function expectedInflowRollups(data: SourceData, day: string, filedAs?: F
   const logs = data.inflows.filter((l) => l.inflow_dtm.slice(0, 10) === day);
   const count = (row: AggRow) => (row.inf_cnt = (row.inf_cnt as number) + 1);
   return {
-    site: grouped(logs, (l) => [{ agrt_dt: day, agrt_hour: Number(l.inflow_dtm.slice(11, 13)), site_no: l.site_no }], { inf_cnt: 0 }, count),
+    site: grouped(
+      logs,
+      (l) => [{ agrt_dt: day, agrt_hour: Number(l.inflow_dtm.slice(11, 13)), site_no: l.site_no }],
+      { inf_cnt: 0 },
+      count,
+    ),
     dims: grouped(
       logs,
       (l) => dimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({ dim_cd, dim_val, agrt_dt: day, site_no: l.site_no })),
@@ -124,8 +136,16 @@ const stored = async (q: Knex.QueryBuilder): Promise<AggRow[]> => sortRows(((awa
 /** The stored period rows of one day, columns in the order the expectations build them. */
 export async function storedPeriod(knex: Knex, day: string): Promise<PeriodRows> {
   return {
-    hourly: await stored(knex('agg_site_hourly').select('agrt_gb_cd', 'agrt_dt', 'agrt_hour', 'site_no', ...MEASURES).where({ agrt_dt: day })),
-    dims: await stored(knex('agg_dim_daily').select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_dt', 'site_no', ...MEASURES).where({ agrt_dt: day })),
+    hourly: await stored(
+      knex('agg_site_hourly')
+        .select('agrt_gb_cd', 'agrt_dt', 'agrt_hour', 'site_no', ...MEASURES)
+        .where({ agrt_dt: day }),
+    ),
+    dims: await stored(
+      knex('agg_dim_daily')
+        .select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_dt', 'site_no', ...MEASURES)
+        .where({ agrt_dt: day }),
+    ),
   };
 }
 
@@ -138,6 +158,7 @@ export async function storedInflowRollups(knex: Knex, day: string): Promise<Infl
 
 /** Every stored monthly row of the events (`agg_dim_monthly`) or page views (`agg_inflow_dim_monthly`). */
 export async function storedMonths(knex: Knex, of: 'events' | 'inflow'): Promise<AggRow[]> {
-  if (of === 'events') return stored(knex('agg_dim_monthly').select('agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no', 'agrt_mon', ...MEASURES, 'day_cnt'));
+  if (of === 'events')
+    return stored(knex('agg_dim_monthly').select('agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no', 'agrt_mon', ...MEASURES, 'day_cnt'));
   return stored(knex('agg_inflow_dim_monthly').select('dim_cd', 'dim_val', 'site_no', 'agrt_mon', 'inf_cnt', 'day_cnt'));
 }

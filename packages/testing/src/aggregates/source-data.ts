@@ -1,7 +1,6 @@
 import { addDays, type Knex } from '@bo/db';
 import { createRandom, type Random } from '@bo/data-generator';
 
-
 export interface GoodsRow {
   goods_no: string;
   entr_no: string;
@@ -75,7 +74,12 @@ export function generateSourceData(seed: number, days: string[], size = { goods:
   const last = days[days.length - 1] as string;
   for (let i = 0; i < size.orders; i++) {
     const day = r.pick(days);
-    const ord: OrdRow = { ord_no: `O${seed}${i}`, site_no: r.pick(sites), pay_way_cd: r.pick(['CARD', 'BANK', 'PNT']), ord_dtm: timeIn(r, day) };
+    const ord: OrdRow = {
+      ord_no: `O${seed}${i}`,
+      site_no: r.pick(sites),
+      pay_way_cd: r.pick(['CARD', 'BANK', 'PNT']),
+      ord_dtm: timeIn(r, day),
+    };
     ords.push(ord);
     for (let seq = 1; seq <= r.int(1, 3); seq++) {
       const g = r.pick(goods);
@@ -92,7 +96,14 @@ export function generateSourceData(seed: number, days: string[], size = { goods:
       else if (r.next() < 0.8) {
         const saleDay = later(r.int(0, 1));
         events.push({ ...line, ...dc, agrt_gb_cd: '02', evt_gb_cd: '10', evt_dtm: timeIn(r, saleDay) });
-        if (r.next() < 0.3) events.push({ ...line, ...dc, agrt_gb_cd: '02', evt_gb_cd: '20', evt_dtm: timeIn(r, saleDay === last ? last : later(r.int(1, 2))) });
+        if (r.next() < 0.3)
+          events.push({
+            ...line,
+            ...dc,
+            agrt_gb_cd: '02',
+            evt_gb_cd: '20',
+            evt_dtm: timeIn(r, saleDay === last ? last : later(r.int(1, 2))),
+          });
       }
     }
   }
@@ -111,7 +122,11 @@ export async function insertSourceData(knex: Knex, data: SourceData): Promise<vo
     data.goods.map((g) => ({ ...g, goods_nm: `goods ${g.goods_no}`, sale_stat_cd: '10', goods_reg_dtm: '2026-01-01 00:00:00' })),
     500,
   );
-  await knex.batchInsert('ord', data.ords.map((o) => ({ ...o, mbr_no: 'M1' })), 500);
+  await knex.batchInsert(
+    'ord',
+    data.ords.map((o) => ({ ...o, mbr_no: 'M1' })),
+    500,
+  );
   await knex.batchInsert('ord_stat_evt', data.events, 500);
   await knex.batchInsert('goods_inflow_log', data.inflows, 500);
 }

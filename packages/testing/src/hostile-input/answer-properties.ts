@@ -34,7 +34,8 @@ export function answerProblems(op: OperationSpec, answer: RawAnswer): string[] {
     problems.push(`status ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 200)}`);
     return problems;
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [...problems, `failure body is not an object: ${answer.text.slice(0, 200)}`];
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return [...problems, `failure body is not an object: ${answer.text.slice(0, 200)}`];
   const expectType = (field: string, type: string) => {
     if (typeof body[field] !== type) problems.push(`failure body field ${field} is not a ${type}: ${answer.text.slice(0, 300)}`);
   };
@@ -45,9 +46,11 @@ export function answerProblems(op: OperationSpec, answer: RawAnswer): string[] {
   const code = String(body.code);
   const httpStatus = Number(body.httpStatus);
   if (!CATALOGUE.has(code)) problems.push(`failure code ${code} is not in the catalogue`);
-  else if (CATALOGUE.get(code) !== httpStatus) problems.push(`failure code ${code} carries httpStatus ${httpStatus}, the catalogue says ${CATALOGUE.get(code)}`);
+  else if (CATALOGUE.get(code) !== httpStatus)
+    problems.push(`failure code ${code} carries httpStatus ${httpStatus}, the catalogue says ${CATALOGUE.get(code)}`);
   if (httpStatus >= 500) problems.push(`declared failure with httpStatus ${httpStatus} (code ${code})`);
-  if (answer.status !== 900 && answer.status !== httpStatus) problems.push(`HTTP status ${answer.status} but httpStatus ${httpStatus} in the body`);
+  if (answer.status !== 900 && answer.status !== httpStatus)
+    problems.push(`HTTP status ${answer.status} but httpStatus ${httpStatus} in the body`);
   if ('errors' in body) {
     const errors = body.errors;
     if (!Array.isArray(errors) || errors.some((e) => typeof e?.field !== 'string' || typeof e?.message !== 'string'))
@@ -55,7 +58,8 @@ export function answerProblems(op: OperationSpec, answer: RawAnswer): string[] {
   }
   if ('error' in body || 'payload' in body) {
     if (!op.envelope) problems.push('a failure envelope from an operation without one');
-    if (body.error !== true || body.payload !== null || !Array.isArray(body.errors)) problems.push(`failure envelope is not {error: true, payload: null, errors: []}: ${answer.text.slice(0, 300)}`);
+    if (body.error !== true || body.payload !== null || !Array.isArray(body.errors))
+      problems.push(`failure envelope is not {error: true, payload: null, errors: []}: ${answer.text.slice(0, 300)}`);
   }
   return problems;
 }

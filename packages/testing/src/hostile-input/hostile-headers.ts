@@ -4,7 +4,8 @@ import { hostileText } from './hostile-text.ts';
 import { withOwnKey } from './json-values.ts';
 
 /** An HS256 token signed by hand: jsonwebtoken refuses to sign claims of the wrong type, which is the point here. */
-const tokenOf = (claims: Record<string, unknown>, secret: string): string => handMadeJwt({ alg: 'HS256', typ: 'JWT' }, claims, hs256(secret));
+const tokenOf = (claims: Record<string, unknown>, secret: string): string =>
+  handMadeJwt({ alg: 'HS256', typ: 'JWT' }, claims, hs256(secret));
 
 /**
  * Authorization headers an attacker or a broken client sends: none, malformed, unsigned,
@@ -15,7 +16,15 @@ export function hostileAuthorization(secret: string): fc.Arbitrary<string | unde
   const exp = () => Math.floor(Date.now() / 1000) + 3600;
   return fc.oneof(
     fc.constantFrom<string | undefined>(
-      undefined, '', 'Bearer', 'Bearer ', 'bearer x', 'Basic Zm9vOmJhcg==', `Bearer ${'a'.repeat(3000)}`, 'Bearer a.b.c', 'Bearer ...',
+      undefined,
+      '',
+      'Bearer',
+      'Bearer ',
+      'bearer x',
+      'Basic Zm9vOmJhcg==',
+      `Bearer ${'a'.repeat(3000)}`,
+      'Bearer a.b.c',
+      'Bearer ...',
       `Bearer ${handMadeJwt({ alg: 'none', typ: 'JWT' }, { sub: 'admin01', workGrpCd: 'BO_ADMIN', exp: 9999999999 })}`,
       `Bearer ${handMadeJwt({ alg: 'HS256' }, { sub: 'admin01', workGrpCd: 'BO_ADMIN' }, () => 'A'.repeat(43))}`,
     ),

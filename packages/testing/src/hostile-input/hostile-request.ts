@@ -18,11 +18,19 @@ import type { HostileOptions, HostileRequest, SampleRequest } from './sample-req
 export function hostileRequest(op: OperationSpec, sample: SampleRequest, options: HostileOptions = {}): fc.Arbitrary<HostileRequest> {
   const extraHeaders = fc.record(
     // Each in one request of four, so the operation behind a header check still gets most of them.
-    Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, arb]) => [name, fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb })])),
+    Object.fromEntries(
+      Object.entries(options.headers ?? {}).map(([name, arb]) => [
+        name,
+        fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb }),
+      ]),
+    ),
   );
   return fc
     .record({
-      query: op.query || op.method === 'get' ? hostileQuery(op, sample) : fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: hostileQuery(op, sample) }),
+      query:
+        op.query || op.method === 'get'
+          ? hostileQuery(op, sample)
+          : fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: hostileQuery(op, sample) }),
       body: hostileBody(op, sample, options),
       authorization: options.authorization ?? fc.constant(undefined),
       requestId: fc.option(hostileHeaderValue(), { nil: undefined, freq: 6 }),

@@ -15,10 +15,12 @@ export function prototypeSnapshot(): PrototypeSnapshot {
   return new Map(
     PROTOTYPES.map(([name, proto]) => [
       name,
-      new Map(Reflect.ownKeys(proto).map((k) => {
-        const d = Object.getOwnPropertyDescriptor(proto, k)!;
-        return [k, d.get ?? d.set ?? d.value];
-      })),
+      new Map(
+        Reflect.ownKeys(proto).map((k) => {
+          const d = Object.getOwnPropertyDescriptor(proto, k)!;
+          return [k, d.get ?? d.set ?? d.value];
+        }),
+      ),
     ]),
   );
 }
@@ -29,7 +31,8 @@ export function prototypeChanges(before: PrototypeSnapshot): string[] {
   const changes: string[] = [];
   for (const [name, props] of now) {
     const old = before.get(name)!;
-    for (const [k, v] of props) if (!old.has(k) || old.get(k) !== v) changes.push(`${name}.${String(k)} ${old.has(k) ? 'replaced' : 'added'}`);
+    for (const [k, v] of props)
+      if (!old.has(k) || old.get(k) !== v) changes.push(`${name}.${String(k)} ${old.has(k) ? 'replaced' : 'added'}`);
     for (const k of old.keys()) if (!props.has(k)) changes.push(`${name}.${String(k)} removed`);
   }
   const probe = {} as Record<string, unknown>;

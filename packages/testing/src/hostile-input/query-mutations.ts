@@ -26,17 +26,55 @@ type QueryPair = readonly [key: string, value: string | null];
 
 /** Raw fragments that only make sense unencoded (every byte is visible ASCII, as HTTP requires). */
 const RAW_FRAGMENTS = [
-  '', '&', '=', '==', '=x', 'x', '%', '%zz', '%0', '%00=%00', '%ED%A0%80=%ED%A0%80', '%C0%AF=%C0%AF', '%FF%FE', '+=+', 'a=b=c',
-  '[]=1', '[=1', ']=1', ';x=1', '%26=%3D', '"=\'', '<>={}', '|=^', '\\=\\', '#fragment=1', '?=?',
+  '',
+  '&',
+  '=',
+  '==',
+  '=x',
+  'x',
+  '%',
+  '%zz',
+  '%0',
+  '%00=%00',
+  '%ED%A0%80=%ED%A0%80',
+  '%C0%AF=%C0%AF',
+  '%FF%FE',
+  '+=+',
+  'a=b=c',
+  '[]=1',
+  '[=1',
+  ']=1',
+  ';x=1',
+  '%26=%3D',
+  '"=\'',
+  '<>={}',
+  '|=^',
+  '\\=\\',
+  '#fragment=1',
+  '?=?',
 ];
 
 /** Query pairs that try to reach Object.prototype through a query parser. */
 const PROTO_PAIRS: readonly QueryPair[] = [
-  ['__proto__[polluted]', 'yes'], ['__proto__.polluted', 'yes'], ['__proto__', 'yes'], ['__proto__', '[]'],
-  ['constructor[prototype][polluted]', 'yes'], ['constructor.prototype.polluted', 'yes'], ['constructor', 'x'],
-  ['prototype[polluted]', 'yes'], ['__proto__[isAdmin]', 'true'], ['__proto__[entrNo]', 'E1'], ['__proto__[workGrpCd]', 'BO_ADMIN'],
-  ['%5F%5Fproto%5F%5F[polluted]', 'yes'], ['__proto__%5Bpolluted%5D', 'yes'], ['hasOwnProperty', 'x'], ['toString', 'x'],
-  ['valueOf', '1'], ['__defineGetter__', 'x'], ['__lookupGetter__', 'x'], ['isPrototypeOf', 'x'],
+  ['__proto__[polluted]', 'yes'],
+  ['__proto__.polluted', 'yes'],
+  ['__proto__', 'yes'],
+  ['__proto__', '[]'],
+  ['constructor[prototype][polluted]', 'yes'],
+  ['constructor.prototype.polluted', 'yes'],
+  ['constructor', 'x'],
+  ['prototype[polluted]', 'yes'],
+  ['__proto__[isAdmin]', 'true'],
+  ['__proto__[entrNo]', 'E1'],
+  ['__proto__[workGrpCd]', 'BO_ADMIN'],
+  ['%5F%5Fproto%5F%5F[polluted]', 'yes'],
+  ['__proto__%5Bpolluted%5D', 'yes'],
+  ['hasOwnProperty', 'x'],
+  ['toString', 'x'],
+  ['valueOf', '1'],
+  ['__defineGetter__', 'x'],
+  ['__lookupGetter__', 'x'],
+  ['isPrototypeOf', 'x'],
 ];
 
 const queryKeysOf = (op: OperationSpec, sample: SampleRequest): string[] => [
@@ -53,19 +91,47 @@ function queryMutation(
   const key = keys.length ? fc.constantFrom(...keys) : fc.constant('x');
   const value = hostileText(4000).map(percentEncode);
   const calendar: fc.WeightedArbitrary<QueryMutation>[] = extremes
-    ? [{ weight: 2, arbitrary: extremes.map((set): QueryMutation => (ps) => [...ps.filter(([k]) => !Object.hasOwn(set, k)), ...Object.entries(set).map(([k, v]): QueryPair => [k, percentEncode(v)])]) }]
+    ? [
+        {
+          weight: 2,
+          arbitrary: extremes.map((set): QueryMutation => (ps) => [
+            ...ps.filter(([k]) => !Object.hasOwn(set, k)),
+            ...Object.entries(set).map(([k, v]): QueryPair => [k, percentEncode(v)]),
+          ]),
+        },
+      ]
     : [];
   const fits: fc.WeightedArbitrary<QueryMutation>[] = fitted
-    ? [{ weight: 6, arbitrary: fitted.map(([k, v]): QueryMutation => (ps) => [...ps.filter(([pk]) => pk !== k), ...(Array.isArray(v) ? v : [v]).map((x): QueryPair => [k, percentEncode(String(x))])]) }]
+    ? [
+        {
+          weight: 6,
+          arbitrary: fitted.map(([k, v]): QueryMutation => (ps) => [
+            ...ps.filter(([pk]) => pk !== k),
+            ...(Array.isArray(v) ? v : [v]).map((x): QueryPair => [k, percentEncode(String(x))]),
+          ]),
+        },
+      ]
     : [];
   return fc.oneof(
     ...calendar,
     ...fits,
     // one parameter gets a hostile value (the most useful mutation)
     { weight: 6, arbitrary: fc.tuple(key, value).map(([k, v]): QueryMutation => (ps) => [...ps.filter(([pk]) => pk !== k), [k, v]]) },
-    { weight: 2, arbitrary: key.map((k): QueryMutation => (ps) => ps.filter(([pk]) => pk !== k)) },
+    {
+      weight: 2,
+      arbitrary: key.map(
+        (k): QueryMutation =>
+          (ps) =>
+            ps.filter(([pk]) => pk !== k),
+      ),
+    },
     // the parameter again, so the parser hands over an array
-    { weight: 3, arbitrary: fc.tuple(key, fc.array(value, { minLength: 1, maxLength: 3 })).map(([k, vs]): QueryMutation => (ps) => [...ps, ...vs.map((v): QueryPair => [k, v])]) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(key, fc.array(value, { minLength: 1, maxLength: 3 }))
+        .map(([k, vs]): QueryMutation => (ps) => [...ps, ...vs.map((v): QueryPair => [k, v])]),
+    },
     {
       weight: 2,
       arbitrary: fc

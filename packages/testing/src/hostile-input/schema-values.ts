@@ -5,9 +5,30 @@ import { protoObject, RAW_NUMBER } from './json-values.ts';
 
 /** Days, months and date-times at the ends of what the formats accept, where date arithmetic and SQL literals break. */
 const EXTREMES: Record<string, readonly string[]> = {
-  date: ['0000-01-01', '0000-12-31', '0001-01-01', '0099-12-31', '1000-01-01', '1899-12-31', '1900-01-01', '1969-12-31', '2000-02-29', '2999-12-31', '3000-01-01', '9999-01-01', '9999-12-31'],
+  date: [
+    '0000-01-01',
+    '0000-12-31',
+    '0001-01-01',
+    '0099-12-31',
+    '1000-01-01',
+    '1899-12-31',
+    '1900-01-01',
+    '1969-12-31',
+    '2000-02-29',
+    '2999-12-31',
+    '3000-01-01',
+    '9999-01-01',
+    '9999-12-31',
+  ],
   month: ['0000-01', '0000-12', '0001-01', '0099-12', '1899-12', '1900-01', '1969-12', '2999-12', '3000-01', '9999-01', '9999-12'],
-  'local-date-time': ['0000-01-01 00:00:00', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00+14:00', '9999-12-31 23:59:59', '9999-12-31T23:59:59.999999-12:00', '1970-01-01T00:00:00+0000'],
+  'local-date-time': [
+    '0000-01-01 00:00:00',
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00+14:00',
+    '9999-12-31 23:59:59',
+    '9999-12-31T23:59:59.999999-12:00',
+    '1970-01-01T00:00:00+0000',
+  ],
 };
 
 /**
@@ -24,9 +45,9 @@ export function calendarExtremes(schemas: (TObject | undefined)[]): fc.Arbitrary
   );
   if (!fields.length) return undefined;
   const formats = [...new Set(fields.map((f) => f.format))];
-  return fc.tuple(...formats.map((f) => fc.constantFrom(...EXTREMES[f]!))).map((values) =>
-    Object.fromEntries(fields.map((f) => [f.name, values[formats.indexOf(f.format)]!])),
-  );
+  return fc
+    .tuple(...formats.map((f) => fc.constantFrom(...EXTREMES[f]!)))
+    .map((values) => Object.fromEntries(fields.map((f) => [f.name, values[formats.indexOf(f.format)]!])));
 }
 
 export interface JsonSchemaLike {
@@ -41,18 +62,49 @@ export interface JsonSchemaLike {
 }
 
 /** Short runs of SQL meta-characters (LIKE wildcards, quotes, escapes, comments) with a letter or digit among them. */
-const sqlMetaText: fc.Arbitrary<string> = fc.string({ unit: fc.constantFrom("'", '"', '%', '_', '\\', '`', ';', '-', '#', '/', '*', '!', '=', 'a', '0', ' '), minLength: 1, maxLength: 12 });
+const sqlMetaText: fc.Arbitrary<string> = fc.string({
+  unit: fc.constantFrom("'", '"', '%', '_', '\\', '`', ';', '-', '#', '/', '*', '!', '=', 'a', '0', ' '),
+  minLength: 1,
+  maxLength: 12,
+});
 
 /** Short runs of Unicode that is odd to measure, compare, sort or encode. */
-const oddUnicodeText: fc.Arbitrary<string> = fc.string({ unit: fc.constantFrom('\u202E', '\u200F', '\u200B', '\uFEFF', '\u0000', '\uD800', '\uDC00', '😀', '\u0301', '\u200D', '가', 'ᄀ', 'ß', 'İ', '\u2028', 'a'), minLength: 1, maxLength: 12 });
+const oddUnicodeText: fc.Arbitrary<string> = fc.string({
+  unit: fc.constantFrom(
+    '\u202E',
+    '\u200F',
+    '\u200B',
+    '\uFEFF',
+    '\u0000',
+    '\uD800',
+    '\uDC00',
+    '😀',
+    '\u0301',
+    '\u200D',
+    '가',
+    'ᄀ',
+    'ß',
+    'İ',
+    '\u2028',
+    'a',
+  ),
+  minLength: 1,
+  maxLength: 12,
+});
 
 /** Hostile text cut or padded to the field's length bounds (in code points, as the validator counts). */
 const fittedText = (schema: JsonSchemaLike): fc.Arbitrary<string> =>
-  fc.oneof({ weight: 2, arbitrary: hostileText(schema.maxLength ?? 4000) }, { weight: 1, arbitrary: sqlMetaText }, { weight: 1, arbitrary: oddUnicodeText }).map((t) => {
-    const points = [...t].slice(0, schema.maxLength ?? Infinity);
-    while (points.length < (schema.minLength ?? 0)) points.push('x');
-    return points.join('');
-  });
+  fc
+    .oneof(
+      { weight: 2, arbitrary: hostileText(schema.maxLength ?? 4000) },
+      { weight: 1, arbitrary: sqlMetaText },
+      { weight: 1, arbitrary: oddUnicodeText },
+    )
+    .map((t) => {
+      const points = [...t].slice(0, schema.maxLength ?? Infinity);
+      while (points.length < (schema.minLength ?? 0)) points.push('x');
+      return points.join('');
+    });
 
 /**
  * A value the schema accepts but a careless domain, query builder or Excel writer may not:
@@ -93,7 +145,15 @@ export function invalidValueFor(schema: JsonSchemaLike): fc.Arbitrary<unknown> {
     options.push(notString, protoObject());
     // Longer than maxLength in code points, as the validator counts.
     const max = schema.maxLength;
-    if (max !== undefined) options.push(fc.tuple(hostileText(20).filter((t) => t.length > 0), fc.integer({ min: 1, max: 500 })).map(([t, n]) => t.repeat(max + n)));
+    if (max !== undefined)
+      options.push(
+        fc
+          .tuple(
+            hostileText(20).filter((t) => t.length > 0),
+            fc.integer({ min: 1, max: 500 }),
+          )
+          .map(([t, n]) => t.repeat(max + n)),
+      );
     if (schema.minLength) options.push(fc.constant(''));
     if (schema.anyOf) {
       const allowed = new Set(schema.anyOf.map((s) => s.const));

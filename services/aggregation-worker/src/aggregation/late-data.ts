@@ -34,7 +34,8 @@ export async function findLateData(knex: Knex): Promise<LateData> {
     const builtDays = await builtDaysOf(knex, kinds, [...new Set(buckets.map((b) => b.day))]);
     for (const s of builtDays) {
       const bucket = bucketOf.get(`${s.day}|${s.hour}`);
-      if (bucket && bucket.maxNo > s.builtMaxNo) targets.push(s.hour < 0 ? { kind: s.kind, day: s.day } : { kind: s.kind, day: s.day, hour: s.hour });
+      if (bucket && bucket.maxNo > s.builtMaxNo)
+        targets.push(s.hour < 0 ? { kind: s.kind, day: s.day } : { kind: s.kind, day: s.day, hour: s.hour });
     }
   }
   return {

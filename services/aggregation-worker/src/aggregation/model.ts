@@ -13,7 +13,8 @@ export interface BuildTarget {
   hour?: number;
 }
 
-export const describeTarget = (t: BuildTarget): string => `${t.kind} ${t.day}${t.hour !== undefined ? ` ${String(t.hour).padStart(2, '0')}h` : ''}`;
+export const describeTarget = (t: BuildTarget): string =>
+  `${t.kind} ${t.day}${t.hour !== undefined ? ` ${String(t.hour).padStart(2, '0')}h` : ''}`;
 
 /** What a (kind, day[, hour]) was last built from: the highest source row number it had seen. */
 export interface BuiltDay {

@@ -117,9 +117,11 @@ export async function rebuildAggregate(
     return { kind: job.kind, day: job.day, ...(job.hour !== undefined ? { hour: job.hour } : {}), rows };
   } catch (err) {
     // The build's own error is the one to report, even if the database is gone for the log too.
-    await finishRunLog(knex, runNo, { finishedAt: platformNowMillis(timeZone, now()), outcome: 'failed', error: (err as Error).message }).catch(
-      () => undefined,
-    );
+    await finishRunLog(knex, runNo, {
+      finishedAt: platformNowMillis(timeZone, now()),
+      outcome: 'failed',
+      error: (err as Error).message,
+    }).catch(() => undefined);
     throw err;
   }
 }

@@ -54,11 +54,17 @@ await runMain(async () => {
 
   const logger = createLogger('aggregate-cli', 'error');
   const redis = createRedis(config.REDIS_URL, logger);
-  const queues = createQueues(redis, { prefix: config.REDIS_PREFIX, attempts: config.AGG_JOB_ATTEMPTS, backoffMs: config.AGG_JOB_BACKOFF_MS }, logger);
+  const queues = createQueues(
+    redis,
+    { prefix: config.REDIS_PREFIX, attempts: config.AGG_JOB_ATTEMPTS, backoffMs: config.AGG_JOB_BACKOFF_MS },
+    logger,
+  );
   const queued = await enqueueBuilds(queues.build, plan.targets, 'cli');
   const pending = new Map(queued.map((q, i) => [q.jobId, describeTarget(plan.targets[i]!)]));
   const failed: string[] = [];
-  console.error(`Queued ${queued.length} job(s) on ${config.REDIS_PREFIX}:agg-build for ${plan.request.kind} ${plan.request.from}..${plan.request.to}`);
+  console.error(
+    `Queued ${queued.length} job(s) on ${config.REDIS_PREFIX}:agg-build for ${plan.request.kind} ${plan.request.from}..${plan.request.to}`,
+  );
 
   const bar = new cliProgress.SingleBar(
     { format: 'aggregate [{bar}] {value}/{total} jobs | failed {failed}', stream: process.stderr, hideCursor: true },
@@ -84,7 +90,9 @@ await runMain(async () => {
 
   const unfinished = [...pending].map(([jobId, target]) => `${target} (job ${jobId}): did not finish within ${values.timeout} s`);
   if (failed.length || unfinished.length) {
-    console.error(`\n${failed.length + unfinished.length} of ${queued.length} aggregation job(s) did not complete:\n  ${[...failed, ...unfinished].join('\n  ')}`);
+    console.error(
+      `\n${failed.length + unfinished.length} of ${queued.length} aggregation job(s) did not complete:\n  ${[...failed, ...unfinished].join('\n  ')}`,
+    );
     process.exit(1);
   }
   console.error(`All ${queued.length} aggregation job(s) completed.`);

@@ -31,7 +31,10 @@ export function mountQueueBoard(router: Router, deps: QueueBoardDeps): void {
     }
     const queued = await enqueueBuilds(deps.queues.build, plan.targets, 'dashboard');
     deps.logger.info('rerun queued from the dashboard', { ...plan.request, jobs: queued.length });
-    res.status(202).type('html').send(rerunQueuedPage(queued.map((q, i) => ({ target: describeTarget(plan.targets[i]!), jobId: q.jobId, collapsed: q.collapsed }))));
+    res
+      .status(202)
+      .type('html')
+      .send(rerunQueuedPage(queued.map((q, i) => ({ target: describeTarget(plan.targets[i]!), jobId: q.jobId, collapsed: q.collapsed }))));
   });
   admin.use(BOARD_PATH, queueBoard(deps.queues));
   router.use(admin);

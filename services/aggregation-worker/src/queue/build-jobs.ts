@@ -24,7 +24,11 @@ export interface Enqueued {
  * Queue one build. A pending job with the same id absorbs the request; a finished one (kept for
  * ops) is replaced, because BullMQ ignores an add whose id still exists — a rerun must run.
  */
-export async function enqueueBuild(queue: Queue<AggregateJobData>, target: BuildTarget, requestedBy: AggregateJobData['requestedBy']): Promise<Enqueued> {
+export async function enqueueBuild(
+  queue: Queue<AggregateJobData>,
+  target: BuildTarget,
+  requestedBy: AggregateJobData['requestedBy'],
+): Promise<Enqueued> {
   const jobId = buildJobId(target);
   const existing = await queue.getJob(jobId);
   if (existing) {
@@ -33,12 +37,21 @@ export async function enqueueBuild(queue: Queue<AggregateJobData>, target: Build
     // A concurrent request may have replaced it already and its job may be running: then it is ours too.
     await existing.remove().catch(() => undefined);
   }
-  const data: AggregateJobData = { kind: target.kind, day: target.day, requestedBy, ...(target.hour !== undefined ? { hour: target.hour } : {}) };
+  const data: AggregateJobData = {
+    kind: target.kind,
+    day: target.day,
+    requestedBy,
+    ...(target.hour !== undefined ? { hour: target.hour } : {}),
+  };
   const job = await queue.add(target.kind, data, { jobId });
   return { jobId, job, collapsed: false, collapsedIntoRunning: false };
 }
 
-export async function enqueueBuilds(queue: Queue<AggregateJobData>, targets: BuildTarget[], requestedBy: AggregateJobData['requestedBy']): Promise<Enqueued[]> {
+export async function enqueueBuilds(
+  queue: Queue<AggregateJobData>,
+  targets: BuildTarget[],
+  requestedBy: AggregateJobData['requestedBy'],
+): Promise<Enqueued[]> {
   const out: Enqueued[] = [];
   for (const t of targets) out.push(await enqueueBuild(queue, t, requestedBy));
   return out;

@@ -31,7 +31,11 @@ export interface ScheduleRunResult {
 async function queue(deps: ScheduleRunDeps, targets: BuildTarget[], requestedBy: AggregateJobData['requestedBy'], out: ScheduleRunResult) {
   const enqueued = await enqueueBuilds(deps.buildQueue, targets, requestedBy);
   for (const e of enqueued) {
-    out.queued.push({ target: describeTarget({ kind: e.job.data.kind, day: e.job.data.day, hour: e.job.data.hour }), jobId: e.jobId, requestedBy });
+    out.queued.push({
+      target: describeTarget({ kind: e.job.data.kind, day: e.job.data.day, hour: e.job.data.hour }),
+      jobId: e.jobId,
+      requestedBy,
+    });
   }
   return enqueued.every((e) => !e.collapsedIntoRunning);
 }
@@ -40,8 +44,15 @@ async function queue(deps: ScheduleRunDeps, targets: BuildTarget[], requestedBy:
 async function daily(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   const now = deps.now();
   const day = previousLocalDay(deps.timeZone, now);
-  await queue(deps, DAILY_KINDS.map((kind) => ({ kind, day })), 'schedule', out);
-  const missing = (await missingDailyDays(deps.knex, recentLocalDays(deps.timeZone, now, deps.catchUpDays + 1))).filter((t) => t.day !== day);
+  await queue(
+    deps,
+    DAILY_KINDS.map((kind) => ({ kind, day })),
+    'schedule',
+    out,
+  );
+  const missing = (await missingDailyDays(deps.knex, recentLocalDays(deps.timeZone, now, deps.catchUpDays + 1))).filter(
+    (t) => t.day !== day,
+  );
   await queue(deps, missing, 'schedule', out);
 }
 
@@ -64,9 +75,19 @@ async function reconcile(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   const days = recentLocalDays(deps.timeZone, deps.now(), deps.reconcileDays);
   const mismatches = await reconcileDays(deps.knex, days);
   for (const m of mismatches) {
-    deps.logger.warn('aggregate differs from its source events; rebuilding the day', { kind: m.kind, day: m.day, source: m.source, aggregate: m.aggregate });
+    deps.logger.warn('aggregate differs from its source events; rebuilding the day', {
+      kind: m.kind,
+      day: m.day,
+      source: m.source,
+      aggregate: m.aggregate,
+    });
   }
-  await queue(deps, mismatches.map(({ kind, day }) => ({ kind, day })), 'reconcile', out);
+  await queue(
+    deps,
+    mismatches.map(({ kind, day }) => ({ kind, day })),
+    'reconcile',
+    out,
+  );
   for (const m of await reconcileMonths(deps.knex, days)) {
     deps.logger.warn('monthly roll-up differed from its daily rows; rebuilt the month from them', m);
   }

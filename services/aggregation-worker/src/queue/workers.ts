@@ -20,7 +20,9 @@ function listen<T>(worker: Worker<T>, logger: Logger) {
   worker.on('failed', (job: Job<T> | undefined, err: Error) =>
     logger.warn('job failed', { queue: worker.name, jobId: job?.id, attemptsMade: job?.attemptsMade, message: err.message }),
   );
-  worker.on('stalled', (jobId: string) => logger.warn('job stalled (its worker stopped); it will run again', { queue: worker.name, jobId }));
+  worker.on('stalled', (jobId: string) =>
+    logger.warn('job stalled (its worker stopped); it will run again', { queue: worker.name, jobId }),
+  );
 }
 
 /**
@@ -29,8 +31,20 @@ function listen<T>(worker: Worker<T>, logger: Logger) {
  * this one, restarted) builds the day again from scratch — the build is a replace, so the
  * rows come out the same.
  */
-export function startWorkers(redis: Redis, knex: Knex, logger: Logger, s: WorkerSettings, scheduleDeps: Omit<ScheduleRunDeps, 'knex' | 'logger'>) {
-  const common = { connection: redis, prefix: s.prefix, lockDuration: s.lockDurationMs, stalledInterval: s.stalledIntervalMs, maxStalledCount: 2 };
+export function startWorkers(
+  redis: Redis,
+  knex: Knex,
+  logger: Logger,
+  s: WorkerSettings,
+  scheduleDeps: Omit<ScheduleRunDeps, 'knex' | 'logger'>,
+) {
+  const common = {
+    connection: redis,
+    prefix: s.prefix,
+    lockDuration: s.lockDurationMs,
+    stalledInterval: s.stalledIntervalMs,
+    maxStalledCount: 2,
+  };
   const build = new Worker<AggregateJobData, RebuildResult>(
     BUILD_QUEUE,
     async (job) => {

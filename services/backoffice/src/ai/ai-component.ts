@@ -27,6 +27,11 @@ export function createAiComponent(deps: BackofficeDeps): AiComponent {
   return {
     provider,
     runner: new AiRunner({ concurrency: c.AI_MAX_CONCURRENCY, maxQueue: c.AI_MAX_QUEUE, timeoutMs: c.AI_TIMEOUT_MS }),
-    masters: new MasterCache(deps.knex, { refreshMs: c.AI_MASTER_REFRESH_MS, fuzzyMin: c.AI_BRAND_FUZZY_MIN, goodsPerLeaf: c.AI_CATEGORY_GOODS_PER_LEAF, logger: deps.logger }),
+    masters: new MasterCache(deps.knex, {
+      refreshMs: c.AI_MASTER_REFRESH_MS,
+      fuzzyMin: c.AI_BRAND_FUZZY_MIN,
+      goodsPerLeaf: c.AI_CATEGORY_GOODS_PER_LEAF,
+      logger: deps.logger,
+    }),
   };
 }

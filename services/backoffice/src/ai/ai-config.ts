@@ -67,12 +67,18 @@ export const aiConfigSchema = {
     default: 300000,
     description: 'brand/category masters and the goods-name sample are cached in memory and reloaded after this age',
   }),
-  AI_DESC_MAX_PAGES: Type.Integer({ minimum: 1, maximum: 20, default: 4, description: 'document pages given to the description generator' }),
+  AI_DESC_MAX_PAGES: Type.Integer({
+    minimum: 1,
+    maximum: 20,
+    default: 4,
+    description: 'document pages given to the description generator',
+  }),
   AI_LIST_WINDOW_DAYS: Type.Integer({
     minimum: 1,
     maximum: 365,
     default: 30,
-    description: 'window of inflow, orders and reviews in the AI list: the last N whole days before today (demand read from the aggregates)',
+    description:
+      'window of inflow, orders and reviews in the AI list: the last N whole days before today (demand read from the aggregates)',
   }),
   AI_LIST_MIN_INFLOW: Type.Integer({
     minimum: 1,

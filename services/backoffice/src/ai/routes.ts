@@ -1,5 +1,11 @@
 import type { RequestHandler, Router } from 'express';
-import { findOperation, type AiGoodsAutoFillRequest, type AiGoodsDescRequest, type AiGoodsListRequest, type OperationSpec } from '@bo/contracts';
+import {
+  findOperation,
+  type AiGoodsAutoFillRequest,
+  type AiGoodsDescRequest,
+  type AiGoodsListRequest,
+  type OperationSpec,
+} from '@bo/contracts';
 import { mountOperation, redisRateLimit, type OperationHandler } from '@bo/service-kit';
 import type { BackofficeDeps } from '../deps.ts';
 import { createAiComponent } from './ai-component.ts';
@@ -36,7 +42,13 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
   };
   const scopeOf = (auth?: { entrNo?: string }) => ({ entrNo: auth?.entrNo || undefined });
   const describe = (request: AiGoodsDescRequest, auth?: { entrNo?: string }) =>
-    describeGoods(request, scopeOf(auth), { knex: deps.knex, masters: ai.masters, provider: ai.provider, runner: ai.runner, maxPages: c.AI_DESC_MAX_PAGES });
+    describeGoods(request, scopeOf(auth), {
+      knex: deps.knex,
+      masters: ai.masters,
+      provider: ai.provider,
+      runner: ai.runner,
+      maxPages: c.AI_DESC_MAX_PAGES,
+    });
   const list = (request: AiGoodsListRequest, auth?: { entrNo?: string }) =>
     recommendedGoods(request, scopeOf(auth), {
       knex: deps.knex,

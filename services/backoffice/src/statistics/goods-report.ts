@@ -7,7 +7,11 @@ import type { GoodsReportQuery, GoodsTotals } from './model.ts';
 import { requestedDays } from './report-range.ts';
 
 const totalsOf = (knex: Knex, q: GoodsReportQuery) =>
-  goodsTotals(knex, { agrtGb: q.agrtGb, range: requestedDays(q.startDate, q.endDate), siteNo: q.siteNo }, { goodsNo: q.goodsNo, entrNo: q.entrNo });
+  goodsTotals(
+    knex,
+    { agrtGb: q.agrtGb, range: requestedDays(q.startDate, q.endDate), siteNo: q.siteNo },
+    { goodsNo: q.goodsNo, entrNo: q.entrNo },
+  );
 
 function goodsRow(r: GoodsTotals, siteNm: string | null): GoodsStatusRow {
   const net = netMeasures(measuresOf(r));

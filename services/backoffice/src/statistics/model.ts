@@ -79,7 +79,13 @@ export type RowQuery<T> = PromiseLike<T[]> & { stream(): AsyncIterable<T> };
 
 export type CategoryTotals = Measures & { stdCtgNo: string; mdId: string; stdCtgNm: string | null; mdNm: string | null };
 export type PayWayTotals = Measures & { payWayCd: string; payWayNm: string | null };
-export type GoodsTotals = Measures & { goodsNo: string; entrNo: string; goodsNm: string | null; imgPath: string | null; entrNm: string | null };
+export type GoodsTotals = Measures & {
+  goodsNo: string;
+  entrNo: string;
+  goodsNm: string | null;
+  imgPath: string | null;
+  entrNm: string | null;
+};
 export type EnterpriseTotals = Measures & { entrNo: string; entrNm: string | null };
 
 /** The report queries, as the routes hand them over (the supplier scope already applied). */

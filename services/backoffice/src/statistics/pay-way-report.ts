@@ -9,15 +9,17 @@ import { rangeLabel, requestedDays } from './report-range.ts';
 const totalsOf = (knex: Knex, q: PayWayReportQuery, range: DayRange) =>
   payWayTotals(knex, { agrtGb: q.agrtGb, range, siteNo: q.siteNo }, { payWayCd: q.payWayCd });
 
-const payWayRow = (q: PayWayReportQuery, agrtDt: string, siteNm: string | null) => (r: PayWayTotals): PayWayStatusRow => ({
-  siteNo: q.siteNo ?? null,
-  agrtDt,
-  agrtGb: q.agrtGb,
-  payWayCd: r.payWayCd,
-  payWayNm: r.payWayNm,
-  siteNm,
-  ...netMeasures(measuresOf(r)),
-});
+const payWayRow =
+  (q: PayWayReportQuery, agrtDt: string, siteNm: string | null) =>
+  (r: PayWayTotals): PayWayStatusRow => ({
+    siteNo: q.siteNo ?? null,
+    agrtDt,
+    agrtGb: q.agrtGb,
+    payWayCd: r.payWayCd,
+    payWayNm: r.payWayNm,
+    siteNm,
+    ...netMeasures(measuresOf(r)),
+  });
 
 /** Rows per payment method (OM013) from the daily payment-method aggregate, net amount descending. */
 export async function payWayReport(knex: Knex, q: PayWayReportQuery): Promise<PayWayStatusRow[]> {

@@ -23,7 +23,8 @@ function checkBounds(
   const [from, to] = values;
   if (!from || !to) return;
   if (to < from) errors.push({ field: fields[1], message: `must not be before ${fields[0]}` });
-  else if (count(from, to) > max) errors.push({ field: fields[1], message: `must be at most ${max} ${unit} after ${fields[0]} (both included)` });
+  else if (count(from, to) > max)
+    errors.push({ field: fields[1], message: `must be at most ${max} ${unit} after ${fields[0]} (both included)` });
 }
 
 /** One day range `startDate..endDate` (both included), as the aggregate lists take it. */
@@ -42,7 +43,14 @@ export function requestedPeriod(c: PeriodConditions): Period {
     if (errors.length) throw validationError(errors);
     return daysPeriod(c.startDate!, c.endDate!);
   }
-  checkBounds(errors, ['startMonth', 'endMonth'], [c.startMonth, c.endMonth], (a, b) => monthsBetween(a, b) + 1, MAX_RANGE_MONTHS, 'months');
+  checkBounds(
+    errors,
+    ['startMonth', 'endMonth'],
+    [c.startMonth, c.endMonth],
+    (a, b) => monthsBetween(a, b) + 1,
+    MAX_RANGE_MONTHS,
+    'months',
+  );
   if (errors.length) throw validationError(errors);
   return monthsPeriod(c.startMonth!, c.endMonth!);
 }

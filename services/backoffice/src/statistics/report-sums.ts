@@ -41,7 +41,7 @@ function dimensionOf(q: SiteGoodsFilter, grain: Grain): GoodsDimension | typeof 
 function splitByBuilt(range: DayRange, built: ReadonlySet<string>): { built: DayRange[]; raw: DayRange[] } {
   const out = { built: [] as DayRange[], raw: [] as DayRange[] };
   let start = range.fromDay;
-  for (let day = range.fromDay; day < range.toDay; ) {
+  for (let day = range.fromDay; day < range.toDay;) {
     const next = addDays(day, 1);
     if (next === range.toDay || built.has(next) !== built.has(day)) {
       (built.has(day) ? out.built : out.raw).push({ fromDay: start, toDay: next });
@@ -88,7 +88,8 @@ const hasAttributes = (f: GoodsAttributes) => Boolean(f.entrNo || f.brandNo || f
 
 /** The event sums and page views of one agrtGb per bucket of `grain` over `range`. */
 async function reportSums(knex: Knex, agrtGb: AgrtGb, q: SiteGoodsFilter, range: DayRange, grain: Grain): Promise<ReportSums> {
-  if (grain === 'month' && !(range.fromDay.endsWith('-01') && range.toDay.endsWith('-01'))) throw new Error('a month grain reads whole months');
+  if (grain === 'month' && !(range.fromDay.endsWith('-01') && range.toDay.endsWith('-01')))
+    throw new Error('a month grain reads whole months');
   const asked = dimensionOf(q, grain);
   const [stdCtgNos, built] = await Promise.all([
     q.stdCtgNo ? categoryAndBelow(knex, q.stdCtgNo) : undefined,

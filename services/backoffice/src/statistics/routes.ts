@@ -71,12 +71,23 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
   );
 
   // Period and hourly: the worker's period rollups for built days, raw events for the others (report-sums.ts).
-  mountOperation<PeriodStatusRequest>(router, op('getPeriodBasedStatusList'), ({ query, auth }) => periodReportList(knex, scoped(query, auth)));
+  mountOperation<PeriodStatusRequest>(router, op('getPeriodBasedStatusList'), ({ query, auth }) =>
+    periodReportList(knex, scoped(query, auth)),
+  );
   mountOperation<PeriodStatusRequest>(router, op('downloadPeriodBasedStatusExcel'), async ({ query, auth, res }) => {
     const rows = await periodReportList(knex, scoped(query, auth));
-    await download(res, sheetName(query.agrtGb, '기간별'), periodColumns(query.agrtGb, query.calendarType), rows.payloads, query.fileName, 'period-status');
+    await download(
+      res,
+      sheetName(query.agrtGb, '기간별'),
+      periodColumns(query.agrtGb, query.calendarType),
+      rows.payloads,
+      query.fileName,
+      'period-status',
+    );
   });
-  mountOperation<HourlyStatusRequest>(router, op('getHourBasedStatusList'), ({ query, auth }) => hourlyReportList(knex, scoped(query, auth)));
+  mountOperation<HourlyStatusRequest>(router, op('getHourBasedStatusList'), ({ query, auth }) =>
+    hourlyReportList(knex, scoped(query, auth)),
+  );
   mountOperation<HourlyStatusRequest>(router, op('downloadHourBasedStatusExcel'), async ({ query, auth, res }) => {
     const rows = await hourlyReportList(knex, scoped(query, auth));
     await download(res, sheetName(query.agrtGb, '시간대별'), hourlyColumns(query.agrtGb), rows.payloads, query.fileName, 'hourly-status');
@@ -90,13 +101,27 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
     list(await categoryReport(knex, unscoped(query, auth, 'category'))),
   );
   mountOperation<CategoryStatusRequest>(router, op('categoryStatusExcelDownload'), ({ query, auth, res }) =>
-    download(res, '카테고리별 현황', categoryColumns(query.agrtGb), categoryReportRows(knex, unscoped(query, auth, 'category')), query.fileName, 'category-status'),
+    download(
+      res,
+      '카테고리별 현황',
+      categoryColumns(query.agrtGb),
+      categoryReportRows(knex, unscoped(query, auth, 'category')),
+      query.fileName,
+      'category-status',
+    ),
   );
   mountOperation<PayWayStatusRequest>(router, op('getPayWayStatusList'), async ({ query, auth }) =>
     list(await payWayReport(knex, unscoped(query, auth, 'payment-method'))),
   );
   mountOperation<PayWayStatusRequest>(router, op('payWayStatusExcelDownload'), ({ query, auth, res }) =>
-    download(res, '결제수단별 현황', payWayColumns(query.agrtGb), payWayReportRows(knex, unscoped(query, auth, 'payment-method')), query.fileName, 'pay-way-status'),
+    download(
+      res,
+      '결제수단별 현황',
+      payWayColumns(query.agrtGb),
+      payWayReportRows(knex, unscoped(query, auth, 'payment-method')),
+      query.fileName,
+      'pay-way-status',
+    ),
   );
   mountOperation<GoodsStatusRequest>(router, op('getGoodsStatusList'), async ({ query, auth }) =>
     list(await goodsReport(knex, scoped(query, auth))),
@@ -108,6 +133,13 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
     list(await enterpriseReport(knex, scoped(query, auth))),
   );
   mountOperation<EnterpriseStatusRequest>(router, op('downloadEnterpriseStatusExcel'), ({ query, auth, res }) =>
-    download(res, '공급사별 현황', enterpriseColumns(query.agrtGb), enterpriseReportRows(knex, scoped(query, auth)), query.fileName, 'enterprise-status'),
+    download(
+      res,
+      '공급사별 현황',
+      enterpriseColumns(query.agrtGb),
+      enterpriseReportRows(knex, scoped(query, auth)),
+      query.fileName,
+      'enterprise-status',
+    ),
   );
 }

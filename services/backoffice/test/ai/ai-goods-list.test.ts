@@ -3,7 +3,17 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { type TestDatabase } from '@bo/testing';
 import { rebuildAggregate } from '@bo/aggregation-worker';
-import { ADMIN_AUTH, aiApp, aiDatabase, BO, CATEGORIES, expectFieldRefused, goodsRow, insertAiMasters, supplierAuth } from './helpers/ai-fixtures.ts';
+import {
+  ADMIN_AUTH,
+  aiApp,
+  aiDatabase,
+  BO,
+  CATEGORIES,
+  expectFieldRefused,
+  goodsRow,
+  insertAiMasters,
+  supplierAuth,
+} from './helpers/ai-fixtures.ts';
 
 const LIST_V2 = `${BO}/v2/goods/ai/getAiGoodsList`;
 const LIST_V1 = `${BO}/v1/goods/ai/getAiGoodsList`;
@@ -22,9 +32,28 @@ const TODAY = '2026-05-12 09:00:00';
 interface Arranged {
   goods: ReturnType<typeof goodsRow>[];
   inflow: { goods_no: string; site_no: string; inflow_dtm: string }[];
-  events: { ord_no: string; ord_goods_seq: number; site_no: string; goods_no: string; agrt_gb_cd: string; evt_gb_cd: string; evt_dtm: string; qty: number; amt: number }[];
+  events: {
+    ord_no: string;
+    ord_goods_seq: number;
+    site_no: string;
+    goods_no: string;
+    agrt_gb_cd: string;
+    evt_gb_cd: string;
+    evt_dtm: string;
+    qty: number;
+    amt: number;
+  }[];
   restock: { goods_no: string; site_no: string; mbr_no: string; req_dtm: string; noti_yn: string }[];
-  reviews: { goods_no: string; site_no: string; mbr_no: string; star_score: number; rev_cont: string; reg_dtm: string; del_yn: string; rev_disp_stat_cd: string }[];
+  reviews: {
+    goods_no: string;
+    site_no: string;
+    mbr_no: string;
+    star_score: number;
+    rev_cont: string;
+    reg_dtm: string;
+    del_yn: string;
+    rev_disp_stat_cd: string;
+  }[];
 }
 
 function arrange(): Arranged {
@@ -34,14 +63,36 @@ function arrange(): Arranged {
   };
   let ord = 0;
   const order = (goodsNo: string, qty: number, evt: '10' | '20', agrt: '01' | '02' = '01', at = IN_WINDOW) =>
-    a.events.push({ ord_no: `O${++ord}`, ord_goods_seq: 1, site_no: 'S001', goods_no: goodsNo, agrt_gb_cd: agrt, evt_gb_cd: evt, evt_dtm: at, qty, amt: qty * 1000 });
+    a.events.push({
+      ord_no: `O${++ord}`,
+      ord_goods_seq: 1,
+      site_no: 'S001',
+      goods_no: goodsNo,
+      agrt_gb_cd: agrt,
+      evt_gb_cd: evt,
+      evt_dtm: at,
+      qty,
+      amt: qty * 1000,
+    });
   const waiting = (goodsNo: string, n: number, notiYn = 'N') => {
-    for (let i = 0; i < n; i++) a.restock.push({ goods_no: goodsNo, site_no: 'S001', mbr_no: `M${i}`, req_dtm: IN_WINDOW, noti_yn: notiYn });
+    for (let i = 0; i < n; i++)
+      a.restock.push({ goods_no: goodsNo, site_no: 'S001', mbr_no: `M${i}`, req_dtm: IN_WINDOW, noti_yn: notiYn });
   };
   const review = (goodsNo: string, star: number, at = IN_WINDOW, delYn = 'N') =>
-    a.reviews.push({ goods_no: goodsNo, site_no: 'S001', mbr_no: 'M1', star_score: star, rev_cont: '후기', reg_dtm: at, del_yn: delYn, rev_disp_stat_cd: '20' });
+    a.reviews.push({
+      goods_no: goodsNo,
+      site_no: 'S001',
+      mbr_no: 'M1',
+      star_score: star,
+      rev_cont: '후기',
+      reg_dtm: at,
+      del_yn: delYn,
+      rev_disp_stat_cd: '20',
+    });
 
-  a.goods.push(goodsRow('L01', { goods_nm: '브랜드 없는 반팔티셔츠', brand_no: null, modl_nm: null, goods_reg_dtm: '2026-03-05 09:00:00' }));
+  a.goods.push(
+    goodsRow('L01', { goods_nm: '브랜드 없는 반팔티셔츠', brand_no: null, modl_nm: null, goods_reg_dtm: '2026-03-05 09:00:00' }),
+  );
   a.goods.push(goodsRow('L02', { goods_nm: '조회만 많은 긴팔티셔츠', std_ctg_no: '01010102', goods_reg_dtm: '2026-03-10 09:00:00' }));
   views('L02', 150);
   views('L02', 50, WINDOW_START);
@@ -53,21 +104,60 @@ function arrange(): Arranged {
   a.goods.push(goodsRow('L03', { goods_nm: '잘 팔리는 긴팔티셔츠', std_ctg_no: '01010102', goods_reg_dtm: '2026-03-11 09:00:00' }));
   views('L03', 150);
   order('L03', 10, '10');
-  a.goods.push(goodsRow('L04', { goods_nm: '품절 러닝화', std_ctg_no: '02010101', md_id: 'md002', sale_stat_cd: '20', stk_qty: 0, goods_reg_dtm: '2026-04-01 09:00:00' }));
+  a.goods.push(
+    goodsRow('L04', {
+      goods_nm: '품절 러닝화',
+      std_ctg_no: '02010101',
+      md_id: 'md002',
+      sale_stat_cd: '20',
+      stk_qty: 0,
+      goods_reg_dtm: '2026-04-01 09:00:00',
+    }),
+  );
   waiting('L04', 3);
   waiting('L04', 1, 'Y');
-  a.goods.push(goodsRow('L05', { goods_nm: '재고 적은 러닝화', std_ctg_no: '02010101', md_id: 'md002', stk_qty: 3, sfty_stk_qty: 5, goods_reg_dtm: '2026-04-02 09:00:00' }));
-  a.goods.push(goodsRow('L06', { goods_nm: '평점 낮은 스니커즈', std_ctg_no: '02010102', md_id: 'md002', goods_reg_dtm: '2026-04-20 09:00:00' }));
+  a.goods.push(
+    goodsRow('L05', {
+      goods_nm: '재고 적은 러닝화',
+      std_ctg_no: '02010101',
+      md_id: 'md002',
+      stk_qty: 3,
+      sfty_stk_qty: 5,
+      goods_reg_dtm: '2026-04-02 09:00:00',
+    }),
+  );
+  a.goods.push(
+    goodsRow('L06', { goods_nm: '평점 낮은 스니커즈', std_ctg_no: '02010102', md_id: 'md002', goods_reg_dtm: '2026-04-20 09:00:00' }),
+  );
   review('L06', 1);
   review('L06', 2);
   review('L06', 3);
   review('L06', 1, BEFORE_WINDOW);
   review('L06', 1, TODAY);
   review('L06', 1, IN_WINDOW, 'Y');
-  a.goods.push(goodsRow('L07', { goods_nm: '가전상사 전기밥솥', entr_no: 'E002', brand_no: 'B007', std_ctg_no: '03010101', md_id: 'md004', sch_kwd_nm: ' ', seo_title_nm: null, goods_reg_dtm: '2025-12-01 09:00:00' }));
+  a.goods.push(
+    goodsRow('L07', {
+      goods_nm: '가전상사 전기밥솥',
+      entr_no: 'E002',
+      brand_no: 'B007',
+      std_ctg_no: '03010101',
+      md_id: 'md004',
+      sch_kwd_nm: ' ',
+      seo_title_nm: null,
+      goods_reg_dtm: '2025-12-01 09:00:00',
+    }),
+  );
   a.goods.push(goodsRow('L08', { goods_nm: '예전에만 조회된 청바지', std_ctg_no: '01010201', goods_reg_dtm: '2026-02-01 09:00:00' }));
   views('L08', 150, BEFORE_WINDOW);
-  a.goods.push(goodsRow('L09', { goods_nm: '문제 많은 반팔티셔츠', brand_no: null, sale_stat_cd: '20', stk_qty: 0, goods_reg_dtm: '2026-05-02 09:00:00' }));
+  a.goods.push(
+    goodsRow('L09', {
+      goods_nm: '문제 많은 반팔티셔츠',
+      brand_no: null,
+      sale_stat_cd: '20',
+      stk_qty: 0,
+      goods_reg_dtm: '2026-05-02 09:00:00',
+    }),
+  );
   waiting('L09', 1);
   review('L09', 2);
   a.goods.push(goodsRow('L10', { goods_nm: '오늘만 조회된 청바지', std_ctg_no: '01010201', goods_reg_dtm: '2026-02-02 09:00:00' }));
@@ -110,7 +200,10 @@ function expectedScores(a: Arranged): Map<string, number> {
 
 /** Recommended goods numbers in answer order: score descending, then goods number. */
 const ranked = (scores: Map<string, number>, keep: (goodsNo: string) => boolean = () => true): string[] =>
-  [...scores].filter(([no]) => keep(no)).sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])).map(([no]) => no);
+  [...scores]
+    .filter(([no]) => keep(no))
+    .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
+    .map(([no]) => no);
 
 describe('AI recommended goods list', () => {
   let db: TestDatabase;
@@ -135,14 +228,21 @@ describe('AI recommended goods list', () => {
       await rebuildAggregate(db.knex, { kind: 'inflow', day, requestedBy: 'cli' });
       await rebuildAggregate(db.knex, { kind: 'goods', day, requestedBy: 'cli' });
     }
-    await db.knex('disp_ctg_goods').insert([{ disp_ctg_no: 'D100', goods_no: 'L02' }, { disp_ctg_no: 'D200', goods_no: 'L06' }]);
+    await db.knex('disp_ctg_goods').insert([
+      { disp_ctg_no: 'D100', goods_no: 'L02' },
+      { disp_ctg_no: 'D200', goods_no: 'L06' },
+    ]);
     await db.knex('mkdp').insert({ mkdp_no: 'P1', mkdp_nm: '여름 운동화 기획전', bref_desc: '러닝 시즌', intro_conts: '가볍게 달리기' });
-    await db.knex('mkdp_divobj_goods').insert([{ mkdp_no: 'P1', divobj_nm: '러닝화 코너', goods_no: 'L04' }, { mkdp_no: 'P1', divobj_nm: '스니커즈 코너', goods_no: 'L06' }]);
+    await db.knex('mkdp_divobj_goods').insert([
+      { mkdp_no: 'P1', divobj_nm: '러닝화 코너', goods_no: 'L04' },
+      { mkdp_no: 'P1', divobj_nm: '스니커즈 코너', goods_no: 'L06' },
+    ]);
     app = aiApp(db, {}, () => NOW);
   });
   after(() => db.drop());
 
-  const list = (q: Record<string, unknown>, auth = ADMIN_AUTH, path = LIST_V2) => request(app).get(path).query(q).set('Authorization', auth);
+  const list = (q: Record<string, unknown>, auth = ADMIN_AUTH, path = LIST_V2) =>
+    request(app).get(path).query(q).set('Authorization', auth);
   const numbers = (res: request.Response): string[] => res.body.payload.payloads.map((p: { goodsNo: string }) => p.goodsNo);
 
   it('when nothing is filtered, then every goods with a reason, ordered by score, with its score and full count', async () => {
@@ -200,7 +300,18 @@ describe('AI recommended goods list', () => {
       [{ saleStatCd: '20' }, (g) => g.sale_stat_cd === '20'],
       [{ saleStatCdList: '20,10' }, (g) => ['20', '10'].includes(g.sale_stat_cd)],
       [{ goodsNm: '티셔츠' }, (g) => g.goods_nm.includes('티셔츠')],
-      [{ goodsCompCd: '10', goodsTypCd: '10', saleMethCd: '10', buyTypCd: '10', deliProcTypCd: '10', rglrDeliGoodsYn: 'N', frgnDirPurGoodsYn: 'N' }, () => true],
+      [
+        {
+          goodsCompCd: '10',
+          goodsTypCd: '10',
+          saleMethCd: '10',
+          buyTypCd: '10',
+          deliProcTypCd: '10',
+          rglrDeliGoodsYn: 'N',
+          frgnDirPurGoodsYn: 'N',
+        },
+        () => true,
+      ],
       [{ rglrDeliGoodsYn: 'Y' }, () => false],
       [{ dispCtgNo: 'D200' }, (g) => g.goods_no === 'L06'],
       [{ mkdpNm: '운동화', divobjNm: '러닝화' }, (g) => g.goods_no === 'L04'],
@@ -290,7 +401,10 @@ describe('AI recommended goods list', () => {
     expectFieldRefused(await list({ searchCodeOption: 'rg', searchCodeFrom: 'L09', searchCodeTo: 'L01' }), 'searchCodeTo');
     expectFieldRefused(await list({ searchCodeOption: 'rg' }), 'searchCodeFrom');
     expectFieldRefused(await list({ searchCodeOption: 'st' }), 'searchCode');
-    expectFieldRefused(await list({ searchCodeOption: 'mt', searchCodeText: Array.from({ length: 1001 }, (_, i) => `G${i}`).join(',') }), 'searchCodeTextList');
+    expectFieldRefused(
+      await list({ searchCodeOption: 'mt', searchCodeText: Array.from({ length: 1001 }, (_, i) => `G${i}`).join(',') }),
+      'searchCodeTextList',
+    );
     expectFieldRefused(await list({ searchCodeOption: 'xx', searchCode: 'L01' }), 'searchCodeOption');
     expectFieldRefused(await list({ goodsRegStartDtm: '2026-05-01', goodsRegEndDtm: '2026-04-01' }), 'goodsRegEndDtm');
     expectFieldRefused(await list({ goodsRegStartDtm: 'yesterday' }), 'goodsRegStartDtm');

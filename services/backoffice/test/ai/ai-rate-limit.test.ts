@@ -17,9 +17,12 @@ const md = (sub: string) => bearer({ sub, workGrpCd: 'BO_MD' });
 
 /** Each AI operation once, as the UI calls it; every one spends from the same budget. */
 const AI_CALLS: Record<string, (app: Express, auth: string) => request.Test> = {
-  autoFill: (app, auth) => request(app).post(`${BO}/v2/goods/ai/getAiGoodsAutoFill`).set('Authorization', auth).send({ productName: '나이키 반팔 티셔츠' }),
-  descV2: (app, auth) => request(app).post(`${BO}/v2/goods/ai/getAiGoodsDesc`).set('Authorization', auth).send({ goodsNo: 'NO-SUCH', option: '10' }),
-  descV1: (app, auth) => request(app).get(`${BO}/v1/goods/ai/getAiGoodsDesc`).query({ goodsNo: 'NO-SUCH', option: '10' }).set('Authorization', auth),
+  autoFill: (app, auth) =>
+    request(app).post(`${BO}/v2/goods/ai/getAiGoodsAutoFill`).set('Authorization', auth).send({ productName: '나이키 반팔 티셔츠' }),
+  descV2: (app, auth) =>
+    request(app).post(`${BO}/v2/goods/ai/getAiGoodsDesc`).set('Authorization', auth).send({ goodsNo: 'NO-SUCH', option: '10' }),
+  descV1: (app, auth) =>
+    request(app).get(`${BO}/v1/goods/ai/getAiGoodsDesc`).query({ goodsNo: 'NO-SUCH', option: '10' }).set('Authorization', auth),
   listV2: (app, auth) => request(app).get(`${BO}/v2/goods/ai/getAiGoodsList`).set('Authorization', auth),
   listV1: (app, auth) => request(app).get(`${BO}/v1/goods/ai/getAiGoodsList`).set('Authorization', auth),
 };
@@ -75,7 +78,8 @@ describe('AI rate limit per user (AI_RATE_LIMIT_PER_MINUTE, shared through Redis
     const service = app({ REDIS_PREFIX: uniquePrefix() });
     const auth = md('md-busy');
     // Three different operations spend the one budget.
-    for (const call of [AI_CALLS.autoFill!, AI_CALLS.listV2!, AI_CALLS.descV2!]) expect(isRateLimited(await call(service, auth))).to.equal(false);
+    for (const call of [AI_CALLS.autoFill!, AI_CALLS.listV2!, AI_CALLS.descV2!])
+      expect(isRateLimited(await call(service, auth))).to.equal(false);
 
     const envelope = await AI_CALLS.autoFill!(service, auth);
     expect(envelope.status).to.equal(900);
@@ -95,9 +99,15 @@ describe('AI rate limit per user (AI_RATE_LIMIT_PER_MINUTE, shared through Redis
 
     const plain = await AI_CALLS.descV2!(service, auth);
     expect(plain.status).to.equal(900);
-    expect(plain.body).to.deep.equal({ code: '1429', message: 'Too many requests; try again after the time in Retry-After', httpStatus: 429, isProcess: false });
+    expect(plain.body).to.deep.equal({
+      code: '1429',
+      message: 'Too many requests; try again after the time in Retry-After',
+      httpStatus: 429,
+      isProcess: false,
+    });
     expect(Number(plain.headers['retry-after'])).to.be.within(1, 60);
-    for (const name of ['descV1', 'listV1', 'listV2'] as const) expect(isRateLimited(await AI_CALLS[name]!(service, auth)), name).to.equal(true);
+    for (const name of ['descV1', 'listV1', 'listV2'] as const)
+      expect(isRateLimited(await AI_CALLS[name]!(service, auth)), name).to.equal(true);
   });
 
   it('when the user is over the limit, then other users keep their own budget and the statistics and dashboard operations are not limited', async () => {

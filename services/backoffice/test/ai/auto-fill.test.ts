@@ -2,16 +2,57 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { type TestDatabase } from '@bo/testing';
-import { ADMIN_AUTH, aiApp, aiDatabase, ATTRIBUTES, BO, CATEGORIES, expectFieldRefused, goodsRow, insertAiMasters, NOTICE_ITEMS, tableChecksums, USERS } from './helpers/ai-fixtures.ts';
+import {
+  ADMIN_AUTH,
+  aiApp,
+  aiDatabase,
+  ATTRIBUTES,
+  BO,
+  CATEGORIES,
+  expectFieldRefused,
+  goodsRow,
+  insertAiMasters,
+  NOTICE_ITEMS,
+  tableChecksums,
+  USERS,
+} from './helpers/ai-fixtures.ts';
 
 const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;
 
 /** Every field the spec lets auto-fill produce (2.5); anything else, e.g. price or images, must never appear. */
 const ALLOWED = new Set([
-  'goodsNm', 'schKwdNm', 'seoTitleNm', 'seoDesc', 'seoKwdNm', 'modlNm', 'mfcoNm', 'homeNm', 'salemnNm', 'incomNm',
-  'brandNo', 'brandNm', 'brandMatchStatus', 'brandConfidence', 'brandReason', 'stdCtgNo', 'stdCtgHierarchy', 'mdId', 'mdNm',
-  'goodsNotiLisartCd', 'safeCertiNeedYn', 'safeCertiTgtYn', 'schPsbYn', 'adveWrd', 'goodsNotiItemCodeList', 'szGdeUseYn',
-  'szGdeRegMethodCd', 'szGdeCd', 'goodsCtgAttInfoList', 'stdCtgCandidates', 'content', 'citations',
+  'goodsNm',
+  'schKwdNm',
+  'seoTitleNm',
+  'seoDesc',
+  'seoKwdNm',
+  'modlNm',
+  'mfcoNm',
+  'homeNm',
+  'salemnNm',
+  'incomNm',
+  'brandNo',
+  'brandNm',
+  'brandMatchStatus',
+  'brandConfidence',
+  'brandReason',
+  'stdCtgNo',
+  'stdCtgHierarchy',
+  'mdId',
+  'mdNm',
+  'goodsNotiLisartCd',
+  'safeCertiNeedYn',
+  'safeCertiTgtYn',
+  'schPsbYn',
+  'adveWrd',
+  'goodsNotiItemCodeList',
+  'szGdeUseYn',
+  'szGdeRegMethodCd',
+  'szGdeCd',
+  'goodsCtgAttInfoList',
+  'stdCtgCandidates',
+  'content',
+  'citations',
 ]);
 
 describe('AI auto-fill (offline provider)', () => {
@@ -27,7 +68,10 @@ describe('AI auto-fill (offline provider)', () => {
   after(() => db.drop());
 
   const fill = (productName: unknown) =>
-    request(app).post(AUTO_FILL).set('Authorization', ADMIN_AUTH).send(productName === undefined ? {} : { productName });
+    request(app)
+      .post(AUTO_FILL)
+      .set('Authorization', ADMIN_AUTH)
+      .send(productName === undefined ? {} : { productName });
 
   it('when a decorated name carries a brand alias and a leaf word, then the brand, the category and everything that follows from it', async () => {
     const res = await fill('[공식] 나이끼 반팔티셔츠 DX1234-100 블랙 L 면 (정품)');
@@ -52,7 +96,9 @@ describe('AI auto-fill (offline provider)', () => {
       szGdeCd: 'SZ_MEN',
     });
     const notice = NOTICE_ITEMS.filter((n) => n.goods_noti_lisart_cd === '01');
-    expect(p.goodsNotiItemCodeList.map((n: { goodsNotiItemCd: string }) => n.goodsNotiItemCd)).to.deep.equal(notice.map((n) => n.goods_noti_item_cd));
+    expect(p.goodsNotiItemCodeList.map((n: { goodsNotiItemCd: string }) => n.goodsNotiItemCd)).to.deep.equal(
+      notice.map((n) => n.goods_noti_item_cd),
+    );
     const noticeValue = (nm: string) => p.goodsNotiItemCodeList.find((n: { notiItemNm: string }) => n.notiItemNm === nm).notiItemCmt;
     expect(noticeValue('색상')).to.equal('블랙');
     expect(noticeValue('치수')).to.equal('L');
@@ -109,10 +155,14 @@ describe('AI auto-fill (offline provider)', () => {
 
   it('when two leaves are equally similar, then candidates but no accepted category and nothing derived from one', async () => {
     const p = (await fill('나이키 티셔츠')).body.payload;
-    const top = p.stdCtgCandidates.slice(0, 2).map((c: { stdCtgNo: string }) => c.stdCtgNo).sort();
+    const top = p.stdCtgCandidates
+      .slice(0, 2)
+      .map((c: { stdCtgNo: string }) => c.stdCtgNo)
+      .sort();
     expect(top).to.deep.equal(['01010101', '01010102']);
     expect(p.stdCtgCandidates[0].score - p.stdCtgCandidates[1].score).to.be.lessThan(0.05);
-    for (const k of ['stdCtgNo', 'stdCtgHierarchy', 'mdId', 'goodsNotiLisartCd', 'goodsCtgAttInfoList', 'szGdeCd']) expect(p).to.not.have.property(k);
+    for (const k of ['stdCtgNo', 'stdCtgHierarchy', 'mdId', 'goodsNotiLisartCd', 'goodsCtgAttInfoList', 'szGdeCd'])
+      expect(p).to.not.have.property(k);
   });
 
   it('when the name says nothing about any category, then no category is accepted', async () => {

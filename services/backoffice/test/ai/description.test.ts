@@ -22,7 +22,8 @@ const PAGES = [
     goods_no: 'G001',
     file_nm: 'spec-sheet.pdf',
     page_no: 2,
-    page_text: '사이즈는 S, M, L, XL 네 가지이며 가슴 단면 기준 2cm씩 커집니다.\n모델 착용 사이즈는 L이며 실측은 1~2cm 오차가 있을 수 있습니다.',
+    page_text:
+      '사이즈는 S, M, L, XL 네 가지이며 가슴 단면 기준 2cm씩 커집니다.\n모델 착용 사이즈는 L이며 실측은 1~2cm 오차가 있을 수 있습니다.',
   },
   {
     goods_no: 'G001',
@@ -42,8 +43,15 @@ const PAGES = [
 /** Strings of a content value, split into sentences the way a reader would (line and sentence ends). */
 const sentences = (value: unknown): string[] => {
   const strings: string[] =
-    typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v as object).map(String))) : Object.values(value as object).flatMap((v) => (Array.isArray(v) ? v.map(String) : [String(v)]));
-  return strings.flatMap((s) => s.split(/\n|(?<=[.!?])\s+/)).map((s) => s.trim()).filter((s) => s.length >= 8);
+    typeof value === 'string'
+      ? [value]
+      : Array.isArray(value)
+        ? value.flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v as object).map(String)))
+        : Object.values(value as object).flatMap((v) => (Array.isArray(v) ? v.map(String) : [String(v)]));
+  return strings
+    .flatMap((s) => s.split(/\n|(?<=[.!?])\s+/))
+    .map((s) => s.trim())
+    .filter((s) => s.length >= 8);
 };
 
 describe('AI goods description (offline provider)', () => {
@@ -53,11 +61,13 @@ describe('AI goods description (offline provider)', () => {
   before(async () => {
     db = await aiDatabase('ai_desc');
     await insertAiMasters(db.knex);
-    await db.knex('goods').insert([
-      goodsRow('G001', { goods_nm: '나이키 드라이핏 반팔티셔츠', modl_nm: 'DF-100', entr_no: 'E001' }),
-      goodsRow('G002', { goods_nm: '삼성 전기밥솥', brand_no: 'B007', std_ctg_no: '03010101', entr_no: 'E002' }),
-      goodsRow('G003', { goods_nm: '문서 없는 긴팔티셔츠', std_ctg_no: '01010102' }),
-    ]);
+    await db
+      .knex('goods')
+      .insert([
+        goodsRow('G001', { goods_nm: '나이키 드라이핏 반팔티셔츠', modl_nm: 'DF-100', entr_no: 'E001' }),
+        goodsRow('G002', { goods_nm: '삼성 전기밥솥', brand_no: 'B007', std_ctg_no: '03010101', entr_no: 'E002' }),
+        goodsRow('G003', { goods_nm: '문서 없는 긴팔티셔츠', std_ctg_no: '01010102' }),
+      ]);
     await db.knex('goods_doc_page').insert(PAGES);
     app = aiApp(db);
   });
@@ -110,7 +120,11 @@ describe('AI goods description (offline provider)', () => {
     for (const item of faq) expect(Object.keys(item).sort()).to.deep.equal(['answer', 'question']);
     const washing = faq.find((f: { question: string }) => f.question.includes('세탁'));
     expect(washing.answer).to.include('손세탁');
-    expectHonestCitations(faq.map((f: { answer: string }) => f.answer), res.body.citations, 'G001');
+    expectHonestCitations(
+      faq.map((f: { answer: string }) => f.answer),
+      res.body.citations,
+      'G001',
+    );
   });
 
   it('when the goods has no document pages, then content from the goods row and no citations', async () => {

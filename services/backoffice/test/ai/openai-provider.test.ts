@@ -9,7 +9,12 @@ const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;
 const DESC = `${BO}/v2/goods/ai/getAiGoodsDesc`;
 
 const PAGES = [
-  { goods_no: 'G001', file_nm: 'spec-sheet.pdf', page_no: 1, page_text: '소재는 폴리에스터 100%로 가볍고 통기성이 뛰어납니다.\n땀을 빠르게 흡수하고 건조하는 기능성 원단입니다.' },
+  {
+    goods_no: 'G001',
+    file_nm: 'spec-sheet.pdf',
+    page_no: 1,
+    page_text: '소재는 폴리에스터 100%로 가볍고 통기성이 뛰어납니다.\n땀을 빠르게 흡수하고 건조하는 기능성 원단입니다.',
+  },
   { goods_no: 'G001', file_nm: 'notice.pdf', page_no: 3, page_text: '주문 후 영업일 기준 2일 이내 출고됩니다.' },
 ];
 
@@ -37,7 +42,14 @@ describe('AI with a model: the real ChatOpenAI client against a loopback OpenAI-
   let db: TestDatabase;
   let app: Express;
   const appWith = (env: Record<string, string> = {}) =>
-    aiApp(db, { AI_BASE_URL: stub.baseUrl, AI_API_KEY: 'test-key', AI_MODEL: 'stub-model', AI_MAX_RETRIES: '0', AI_TIMEOUT_MS: '5000', ...env });
+    aiApp(db, {
+      AI_BASE_URL: stub.baseUrl,
+      AI_API_KEY: 'test-key',
+      AI_MODEL: 'stub-model',
+      AI_MAX_RETRIES: '0',
+      AI_TIMEOUT_MS: '5000',
+      ...env,
+    });
 
   before(async () => {
     await stub.start();
@@ -69,9 +81,21 @@ describe('AI with a model: the real ChatOpenAI client against a loopback OpenAI-
     expect(sent.response_format?.json_schema?.name).to.equal('goods_auto_fill');
     const schema = sent.response_format!.json_schema!.schema as { type: string; properties: Record<string, unknown>; required: string[] };
     expect(schema.type).to.equal('object');
-    expect(Object.keys(schema.properties).sort()).to.deep.equal(
-      ['brandNm', 'content', 'goodsNm', 'homeNm', 'incomNm', 'mfcoNm', 'modlNm', 'salemnNm', 'schKwdNm', 'seoDesc', 'seoKwdNm', 'seoTitleNm', 'stdCtgNo'],
-    );
+    expect(Object.keys(schema.properties).sort()).to.deep.equal([
+      'brandNm',
+      'content',
+      'goodsNm',
+      'homeNm',
+      'incomNm',
+      'mfcoNm',
+      'modlNm',
+      'salemnNm',
+      'schKwdNm',
+      'seoDesc',
+      'seoKwdNm',
+      'seoTitleNm',
+      'stdCtgNo',
+    ]);
     expect(schema.required).to.include.members(['brandNm', 'stdCtgNo']);
     expect(dataBlockOf(sent)).to.include({ productName: '나이키 반팔티셔츠 블랙 L' });
     expect(sent.messages[0]!.role).to.equal('system');
@@ -143,7 +167,12 @@ describe('AI with a model: the real ChatOpenAI client against a loopback OpenAI-
       const spec = docs.find((d) => d.file_name === 'spec-sheet.pdf')!;
       const notice = docs.find((d) => d.file_name === 'notice.pdf')!;
       // The model quotes the spec sheet but claims the notice page too.
-      return { content: JSON.stringify({ content: ['소재는 폴리에스터 100%로 가볍고 통기성이 뛰어납니다.', '땀을 빠르게 흡수하고 건조하는 기능성 원단입니다.'], sources: [spec.id, notice.id] }) };
+      return {
+        content: JSON.stringify({
+          content: ['소재는 폴리에스터 100%로 가볍고 통기성이 뛰어납니다.', '땀을 빠르게 흡수하고 건조하는 기능성 원단입니다.'],
+          sources: [spec.id, notice.id],
+        }),
+      };
     };
     const res = await describe_({ goodsNo: 'G001', option: '20', additionalInfo: injected });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);

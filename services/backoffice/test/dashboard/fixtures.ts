@@ -19,7 +19,13 @@ export async function startDashboardApp(
   options: { clock?: () => Date; env?: Record<string, string> } = {},
 ): Promise<{ db: TestDatabase; app: Express }> {
   const db = await createTestDatabase(label, boSourceMigrations);
-  const config = loadBackofficeConfig({ ...process.env, NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, BO_DATABASE_URL: db.url, ...options.env });
+  const config = loadBackofficeConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    JWT_SECRET: TEST_JWT_SECRET,
+    BO_DATABASE_URL: db.url,
+    ...options.env,
+  });
   const app = createBackofficeApp({ config, logger: testLogger(), knex: db.knex, ...(options.clock ? { clock: options.clock } : {}) });
   return { db, app };
 }
@@ -71,7 +77,13 @@ export const category = (stdCtgNo: string, parent: string | null, depth: number)
  *     └ A2
  *   B                   (unrelated root)
  */
-export const TREE = [category('A', null, 1), category('A1', 'A', 2), category('A1a', 'A1', 3), category('A2', 'A', 2), category('B', null, 1)];
+export const TREE = [
+  category('A', null, 1),
+  category('A1', 'A', 2),
+  category('A1a', 'A1', 3),
+  category('A2', 'A', 2),
+  category('B', null, 1),
+];
 
 /** A review that counts unless told otherwise. */
 export interface ReviewRow {

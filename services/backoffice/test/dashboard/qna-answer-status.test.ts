@@ -94,7 +94,9 @@ describe('dashboard: QnA answer status', () => {
     expect(res.body.totalCnt).to.equal(rows.length);
     expect(res.body.list).to.deep.equal(expectedList(rows, rows.length));
     // A code without a name in its own group is null, not a name from another group.
-    expect(res.body.list.some((q: { questTypCd: string; questTypCdNm: null }) => q.questTypCd === '30' && q.questTypCdNm === null)).to.equal(true);
+    expect(
+      res.body.list.some((q: { questTypCd: string; questTypCdNm: null }) => q.questTypCd === '30' && q.questTypCdNm === null),
+    ).to.equal(true);
   });
 
   for (const procStatCd of ['10', '20']) {
@@ -110,8 +112,14 @@ describe('dashboard: QnA answer status', () => {
   }
 
   it('when a supplier token reads questions, then only questions of its supplier count', async () => {
-    const rows = await insertQuestions([question('G1', { entr_no: 'E1' }), question('G2', { entr_no: 'E2' }), question('G2', { entr_no: 'E2' })]);
-    const res = await request(app).get(PATHS.qna).set('Authorization', bearer({ sub: 'entr02', workGrpCd: 'BO_ENTR', entrNo: 'E2' }));
+    const rows = await insertQuestions([
+      question('G1', { entr_no: 'E1' }),
+      question('G2', { entr_no: 'E2' }),
+      question('G2', { entr_no: 'E2' }),
+    ]);
+    const res = await request(app)
+      .get(PATHS.qna)
+      .set('Authorization', bearer({ sub: 'entr02', workGrpCd: 'BO_ENTR', entrNo: 'E2' }));
     expect(res.body.totalCnt).to.equal(rows.filter((q) => q.entr_no === 'E2').length);
   });
 
@@ -122,7 +130,9 @@ describe('dashboard: QnA answer status', () => {
       { user_id: 'other', std_ctg_no: 'Z' },
     ];
     await db.knex('md_std_ctg').insert(mappings);
-    const res = await request(app).get(PATHS.qna).set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
+    const res = await request(app)
+      .get(PATHS.qna)
+      .set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
     expect(res.body.stdCtgNoCntByUserId).to.equal(mappings.filter((m) => m.user_id === 'md01').length);
   });
 

@@ -55,7 +55,7 @@ describe('dashboard: restock-notice status', () => {
     expect(res.body.list).to.deep.equal(expected);
   });
 
-  it('when siteNo is given, then only that site\'s waiting requests count', async () => {
+  it("when siteNo is given, then only that site's waiting requests count", async () => {
     await db.knex('goods').insert([goods('G1'), goods('G2')]);
     const requests = [
       restockRequest('G1', { site_no: 'S1' }),
@@ -76,7 +76,10 @@ describe('dashboard: restock-notice status', () => {
   });
 
   it('when siteNo is longer than a site number, then 900 naming siteNo', async () => {
-    const res = await request(app).get(PATHS.restock).query({ siteNo: 'S'.repeat(11) }).set('Authorization', ADMIN_TOKEN);
+    const res = await request(app)
+      .get(PATHS.restock)
+      .query({ siteNo: 'S'.repeat(11) })
+      .set('Authorization', ADMIN_TOKEN);
     expect(res.status).to.equal(900);
     expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['siteNo']);
   });

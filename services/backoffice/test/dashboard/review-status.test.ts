@@ -13,7 +13,12 @@ const WINDOW_END = '2024-05-10 12:00:00';
 /** The rule restated over the arranged rows. */
 function expectedRows(rows: ReviewRow[], window: { from: string; to: string }, siteNo?: string) {
   const counted = rows.filter(
-    (r) => r.reg_dtm >= window.from && r.reg_dtm <= window.to && r.del_yn !== 'Y' && r.rev_disp_stat_cd === '20' && (!siteNo || r.site_no === siteNo),
+    (r) =>
+      r.reg_dtm >= window.from &&
+      r.reg_dtm <= window.to &&
+      r.del_yn !== 'Y' &&
+      r.rev_disp_stat_cd === '20' &&
+      (!siteNo || r.site_no === siteNo),
   );
   return [
     { revStateCd: '10', revState: '신규 리뷰', revCnt: counted.length },
@@ -80,7 +85,11 @@ describe('dashboard: goods review status', () => {
   });
 
   it('when siteNo is given, then only reviews of that site count', async () => {
-    const rows = [review('G1', { site_no: 'S1' }), review('G1', { site_no: 'S2', star_score: 2 }), review('G2', { site_no: 'S2', star_score: 3 })];
+    const rows = [
+      review('G1', { site_no: 'S1' }),
+      review('G1', { site_no: 'S2', star_score: 2 }),
+      review('G2', { site_no: 'S2', star_score: 3 }),
+    ];
     await db.knex('goods_review').insert(rows);
     const res = await request(app).get(PATHS.review).query({ siteNo: 'S2' }).set('Authorization', ADMIN_TOKEN);
     expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }, 'S2'));

@@ -73,11 +73,13 @@ describe('dashboard: goods sale/stock status', () => {
       { grp_cd: 'OTHER', cd: '02', cd_nm: 'not a sale status', sort_seq: 1, use_yn: 'Y' },
     ]);
     const res = await request(app).get(PATHS.saleStock).set('Authorization', ADMIN_TOKEN);
-    const names = Object.fromEntries(res.body.goodsStatuses.map((s: { saleStatCd: string; saleStatCdNm: string }) => [s.saleStatCd, s.saleStatCdNm]));
+    const names = Object.fromEntries(
+      res.body.goodsStatuses.map((s: { saleStatCd: string; saleStatCdNm: string }) => [s.saleStatCd, s.saleStatCdNm]),
+    );
     expect(names).to.deep.equal({ ...BUILT_IN_NAMES, '10': 'On sale', '20': 'Sold out' });
   });
 
-  it('when categories are mapped to the caller, then mdMatchedStdCtgCount is their number; an admin naming a user gets that user\'s', async () => {
+  it("when categories are mapped to the caller, then mdMatchedStdCtgCount is their number; an admin naming a user gets that user's", async () => {
     const mappings = [
       { user_id: 'md01', std_ctg_no: 'A' },
       { user_id: 'md01', std_ctg_no: 'B' },
@@ -87,7 +89,9 @@ describe('dashboard: goods sale/stock status', () => {
     await db.knex('md_std_ctg').insert(mappings);
     const countFor = (userId: string) => mappings.filter((m) => m.user_id === userId).length;
 
-    const own = await request(app).get(PATHS.saleStock).set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
+    const own = await request(app)
+      .get(PATHS.saleStock)
+      .set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
     expect(own.body.mdMatchedStdCtgCount).to.equal(countFor('md01'));
 
     const named = await request(app).get(PATHS.saleStock).query({ userId: 'md02' }).set('Authorization', ADMIN_TOKEN);
@@ -101,7 +105,10 @@ describe('dashboard: goods sale/stock status', () => {
   });
 
   it('when entrNo is longer than a supplier number, then 900 naming entrNo', async () => {
-    const res = await request(app).get(PATHS.saleStock).query({ entrNo: 'E'.repeat(21) }).set('Authorization', ADMIN_TOKEN);
+    const res = await request(app)
+      .get(PATHS.saleStock)
+      .query({ entrNo: 'E'.repeat(21) })
+      .set('Authorization', ADMIN_TOKEN);
     expect(res.status).to.equal(900);
     expect(res.body).to.include({ code: '1000', httpStatus: 400 });
     expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['entrNo']);

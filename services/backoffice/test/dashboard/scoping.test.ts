@@ -29,17 +29,32 @@ const everything: Visible = () => true;
 const CASES: { name: string; auth: string; query: Record<string, string>; visible: Visible }[] = [
   { name: 'an admin', auth: ADMIN_TOKEN, query: {}, visible: everything },
   { name: 'an admin asking for supplier E2', auth: ADMIN_TOKEN, query: { entrNo: 'E2' }, visible: (g) => g.entr_no === 'E2' },
-  { name: 'a supplier token of E1', auth: bearer({ sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 'E1' }), query: {}, visible: (g) => g.entr_no === 'E1' },
+  {
+    name: 'a supplier token of E1',
+    auth: bearer({ sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 'E1' }),
+    query: {},
+    visible: (g) => g.entr_no === 'E1',
+  },
   {
     name: 'a supplier token of E1 naming E1 and itself',
     auth: bearer({ sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 'E1' }),
     query: { entrNo: 'E1', userId: 'entr01' },
     visible: (g) => g.entr_no === 'E1',
   },
-  { name: 'a BO_MD with mapped category A1', auth: bearer({ sub: 'md01', workGrpCd: 'BO_MD' }), query: {}, visible: (g) => MD01_CATEGORIES.includes(g.std_ctg_no) },
+  {
+    name: 'a BO_MD with mapped category A1',
+    auth: bearer({ sub: 'md01', workGrpCd: 'BO_MD' }),
+    query: {},
+    visible: (g) => MD01_CATEGORIES.includes(g.std_ctg_no),
+  },
   { name: 'a BO_MD without mapped categories', auth: bearer({ sub: 'md02', workGrpCd: 'BO_MD' }), query: {}, visible: everything },
   { name: 'an admin naming md01', auth: ADMIN_TOKEN, query: { userId: 'md01' }, visible: (g) => MD01_CATEGORIES.includes(g.std_ctg_no) },
-  { name: 'an admin with mapped categories (not BO_MD)', auth: bearer({ sub: 'admin02', workGrpCd: 'BO_ADMIN' }), query: {}, visible: everything },
+  {
+    name: 'an admin with mapped categories (not BO_MD)',
+    auth: bearer({ sub: 'admin02', workGrpCd: 'BO_ADMIN' }),
+    query: {},
+    visible: everything,
+  },
   {
     name: 'a BO_MD with mapped categories whose token names a supplier',
     auth: bearer({ sub: 'md01', workGrpCd: 'BO_MD', entrNo: 'E1' }),
@@ -94,7 +109,9 @@ describe('dashboard: scoping from the token', () => {
       const qna = await request(app).get(PATHS.qna).query(c.query).set('Authorization', c.auth);
       expect(qna.status).to.equal(200);
       expect(qna.body.totalCnt).to.equal(QUESTIONS.filter((q) => visible.has(q.goods_no)).length);
-      expect(qna.body.list.every((q: { goodsNo: string; entrNo: string }) => visible.has(q.goodsNo) && q.entrNo === entrOf(q.goodsNo))).to.equal(true);
+      expect(
+        qna.body.list.every((q: { goodsNo: string; entrNo: string }) => visible.has(q.goodsNo) && q.entrNo === entrOf(q.goodsNo)),
+      ).to.equal(true);
 
       const reviews = await request(app).get(PATHS.review).query(c.query).set('Authorization', c.auth);
       expect(reviews.status).to.equal(200);
@@ -104,13 +121,24 @@ describe('dashboard: scoping from the token', () => {
 
   for (const [name, path] of Object.entries(PATHS)) {
     it(`when a supplier token names another supplier (${name}), then 403 SUPPLIER_SCOPE`, async () => {
-      const res = await request(app).get(path).query({ entrNo: 'E2' }).set('Authorization', bearer({ sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 'E1' }));
+      const res = await request(app)
+        .get(path)
+        .query({ entrNo: 'E2' })
+        .set('Authorization', bearer({ sub: 'entr01', workGrpCd: 'BO_ENTR', entrNo: 'E1' }));
       expect(res.status).to.equal(403);
-      expect(res.body).to.deep.equal({ code: '1202', message: 'A supplier token may only read its own supplier', httpStatus: 403, isProcess: false });
+      expect(res.body).to.deep.equal({
+        code: '1202',
+        message: 'A supplier token may only read its own supplier',
+        httpStatus: 403,
+        isProcess: false,
+      });
     });
 
     it(`when a non-admin names another user (${name}), then 403 USER_SCOPE`, async () => {
-      const res = await request(app).get(path).query({ userId: 'md02' }).set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
+      const res = await request(app)
+        .get(path)
+        .query({ userId: 'md02' })
+        .set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
       expect(res.status).to.equal(403);
       expect(res.body).to.deep.equal({ code: '1203', message: 'Only BO_ADMIN may read another user', httpStatus: 403, isProcess: false });
     });

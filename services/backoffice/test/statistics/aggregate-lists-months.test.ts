@@ -103,8 +103,32 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     const ord = { ord_no: 'OLATE1', site_no: 'S02', mbr_no: 'M9', ord_dtm: `${day} 10:00:00`, pay_way_cd: '40' };
     const g = a.goods[5]!;
     const late: Evt[] = [
-      { ord_no: ord.ord_no, ord_goods_seq: 1, site_no: ord.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: ord.ord_dtm, qty: 7, amt: 700_000, dc_amt_2nd: 7000, dc_amt_3rd: 700 },
-      { ord_no: ord.ord_no, ord_goods_seq: 1, site_no: ord.site_no, goods_no: g.goods_no, agrt_gb_cd: '01', evt_gb_cd: '20', evt_dtm: `${day} 23:59:59`, qty: 2, amt: 200_000, dc_amt_2nd: 2000, dc_amt_3rd: 200 },
+      {
+        ord_no: ord.ord_no,
+        ord_goods_seq: 1,
+        site_no: ord.site_no,
+        goods_no: g.goods_no,
+        agrt_gb_cd: '01',
+        evt_gb_cd: '10',
+        evt_dtm: ord.ord_dtm,
+        qty: 7,
+        amt: 700_000,
+        dc_amt_2nd: 7000,
+        dc_amt_3rd: 700,
+      },
+      {
+        ord_no: ord.ord_no,
+        ord_goods_seq: 1,
+        site_no: ord.site_no,
+        goods_no: g.goods_no,
+        agrt_gb_cd: '01',
+        evt_gb_cd: '20',
+        evt_dtm: `${day} 23:59:59`,
+        qty: 2,
+        amt: 200_000,
+        dc_amt_2nd: 2000,
+        dc_amt_3rd: 200,
+      },
     ];
     const before = enterpriseRows(a, range('01', SPAN));
     await db.knex('ord').insert(ord);
@@ -120,7 +144,12 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     const day = '2026-02-20';
     const lost = a.events.filter((e) => e.evt_dtm.startsWith(day) && e.site_no === 'S01');
     expect(lost.length, 'the day has events on S01').to.be.greaterThan(0);
-    await db.knex('ord_stat_evt').where('evt_dtm', '>=', `${day} 00:00:00`).andWhere('evt_dtm', '<', '2026-02-21 00:00:00').andWhere({ site_no: 'S01' }).delete();
+    await db
+      .knex('ord_stat_evt')
+      .where('evt_dtm', '>=', `${day} 00:00:00`)
+      .andWhere('evt_dtm', '<', '2026-02-21 00:00:00')
+      .andWhere({ site_no: 'S01' })
+      .delete();
     a.events = a.events.filter((e) => !lost.includes(e));
     for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'dashboard' });
     await expectEveryList(SPAN, '01');

@@ -4,7 +4,15 @@ import type { Express } from 'express';
 import { type TestDatabase } from '@bo/testing';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryRows, days, enterpriseRows, goodsRows, payWayRows } from './helpers/expected.ts';
-import { ADMIN_AUTH, BO, expectSupplierRefused, statisticsApp, statisticsDatabase, supplierAuth, TEST_TOP_N } from './helpers/statistics-app.ts';
+import {
+  ADMIN_AUTH,
+  BO,
+  expectSupplierRefused,
+  statisticsApp,
+  statisticsDatabase,
+  supplierAuth,
+  TEST_TOP_N,
+} from './helpers/statistics-app.ts';
 
 const CATEGORY = `${BO}/v1/statistics/categoryStatus/getCategoryStatusList`;
 const CATEGORY_TOP = `${BO}/v2/statistics/category/sales-status`;
@@ -13,7 +21,13 @@ const GOODS = `${BO}/v1/statistics/goodsStatus/getGoodsStatusList`;
 const ENTERPRISE = `${BO}/v1/statistics/enterpriseStatus/getEnterpriseStatusList`;
 
 const RANGE = { startDate: '2026-01-28', endDate: '2026-02-03' };
-const range = (agrtGb: string, built: string[], extra: { siteNo?: string } = {}) => ({ agrtGb, from: RANGE.startDate, to: RANGE.endDate, built, ...extra });
+const range = (agrtGb: string, built: string[], extra: { siteNo?: string } = {}) => ({
+  agrtGb,
+  from: RANGE.startDate,
+  to: RANGE.endDate,
+  built,
+  ...extra,
+});
 
 describe('statistics: category, payment-method, goods and supplier lists (daily aggregates)', () => {
   let db: TestDatabase;
@@ -102,7 +116,12 @@ describe('statistics: category, payment-method, goods and supplier lists (daily 
     const wide = { startDate: '2026-01-22', endDate: '2026-02-10', agrtGb: '01' };
     const res = await get(ENTERPRISE, wide);
     expect(res.body.payloads).to.deep.equal(enterpriseRows(a, { agrtGb: '01', from: wide.startDate, to: wide.endDate, built }));
-    const everything = enterpriseRows(a, { agrtGb: '01', from: wide.startDate, to: wide.endDate, built: days(wide.startDate, wide.endDate) });
+    const everything = enterpriseRows(a, {
+      agrtGb: '01',
+      from: wide.startDate,
+      to: wide.endDate,
+      built: days(wide.startDate, wide.endDate),
+    });
     expect(res.body.payloads, 'unaggregated days hold events').to.not.deep.equal(everything);
   });
 
@@ -116,6 +135,7 @@ describe('statistics: category, payment-method, goods and supplier lists (daily 
   });
 
   it('when a supplier token reads the platform-wide category or payment-method statistics, then 403', async () => {
-    for (const path of [CATEGORY, CATEGORY_TOP, PAY_WAY]) expectSupplierRefused(await get(path, { ...RANGE, agrtGb: '01' }, supplierAuth('E001')));
+    for (const path of [CATEGORY, CATEGORY_TOP, PAY_WAY])
+      expectSupplierRefused(await get(path, { ...RANGE, agrtGb: '01' }, supplierAuth('E001')));
   });
 });

@@ -116,7 +116,13 @@ describe('statistics: Excel downloads', function () {
 
   before(async () => {
     db = await statisticsDatabase('stats_excel');
-    const a = arrange({ seed: 4404, orderDays: days('2026-01-20', '2026-02-04'), orders: 220, inflowDays: ['2026-01-31', '2026-02-01'], inflows: 150 });
+    const a = arrange({
+      seed: 4404,
+      orderDays: days('2026-01-20', '2026-02-04'),
+      orders: 220,
+      inflowDays: ['2026-01-31', '2026-02-01'],
+      inflows: 150,
+    });
     await insertArranged(db.knex, a);
     await buildDailyAggregates(db.knex, '2026-01-29', '2026-02-02');
     app = statisticsApp(db, () => NOW);

@@ -86,7 +86,10 @@ function arrangeGoods() {
 
 /** The goods grid in grid order, recomputed from the arranged rows: sums in range, net amount descending, then goods number. */
 function expectedGrid(a: ReturnType<typeof arrangeGoods>): unknown[][] {
-  const sums = new Map<string, { entrNo: string; ordAmt: number; ordQty: number; cnclAmt: number; cnclQty: number; dc2: number; dc3: number }>();
+  const sums = new Map<
+    string,
+    { entrNo: string; ordAmt: number; ordQty: number; cnclAmt: number; cnclQty: number; dc2: number; dc3: number }
+  >();
   for (const x of a.agg) {
     if (x.agrt_gb_cd !== QUERY.agrtGb || x.agrt_dt < QUERY.startDate || x.agrt_dt > QUERY.endDate) continue;
     const s = sums.get(x.goods_no) ?? { entrNo: x.entr_no, ordAmt: 0, ordQty: 0, cnclAmt: 0, cnclQty: 0, dc2: 0, dc3: 0 };
@@ -104,7 +107,22 @@ function expectedGrid(a: ReturnType<typeof arrangeGoods>): unknown[][] {
     .sort(([ga, x], [gb, y]) => y.ordAmt - y.cnclAmt - (x.ordAmt - x.cnclAmt) || (ga < gb ? -1 : 1))
     .map(([goodsNo, s]) => {
       const g = goods.get(goodsNo);
-      return [g?.img_path ?? null, goodsNo, g?.goods_nm ?? null, s.entrNo, entrNm.get(s.entrNo)!, null, s.dc2, s.dc3, s.ordAmt, s.cnclAmt, s.ordAmt - s.cnclAmt, s.ordQty, s.cnclQty, s.ordQty - s.cnclQty];
+      return [
+        g?.img_path ?? null,
+        goodsNo,
+        g?.goods_nm ?? null,
+        s.entrNo,
+        entrNm.get(s.entrNo)!,
+        null,
+        s.dc2,
+        s.dc3,
+        s.ordAmt,
+        s.cnclAmt,
+        s.ordAmt - s.cnclAmt,
+        s.ordQty,
+        s.cnclQty,
+        s.ordQty - s.cnclQty,
+      ];
     });
 }
 
@@ -140,11 +158,29 @@ describe('statistics: large Excel download (streamed from the database)', functi
     const book = XLSX.read(res.body as Buffer, { type: 'buffer' });
     expect(book.SheetNames).to.deep.equal(['상품별 현황']);
     const aoa = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets['상품별 현황']!, { header: 1, defval: null, raw: true });
-    expect(aoa[0]).to.deep.equal(['이미지경로', '상품번호', '상품명', '공급사번호', '공급사명', '사이트명', '2차 할인금액', '3차 할인금액', '주문금액', '취소금액', '순주문금액', '주문수량', '취소수량', '순주문수량']);
+    expect(aoa[0]).to.deep.equal([
+      '이미지경로',
+      '상품번호',
+      '상품명',
+      '공급사번호',
+      '공급사명',
+      '사이트명',
+      '2차 할인금액',
+      '3차 할인금액',
+      '주문금액',
+      '취소금액',
+      '순주문금액',
+      '주문수량',
+      '취소수량',
+      '순주문수량',
+    ]);
     const rows = aoa.slice(1);
     expect(rows).to.have.length(GOODS_COUNT);
     const firstDifference = rows.findIndex((r, i) => JSON.stringify(r) !== JSON.stringify(expected[i]));
-    expect(firstDifference, `row ${firstDifference}: ${JSON.stringify(rows[firstDifference])} ≠ ${JSON.stringify(expected[firstDifference])}`).to.equal(-1);
+    expect(
+      firstDifference,
+      `row ${firstDifference}: ${JSON.stringify(rows[firstDifference])} ≠ ${JSON.stringify(expected[firstDifference])}`,
+    ).to.equal(-1);
   });
 
   it('when a big download is in flight, then cheap requests sent meanwhile keep completing, none waiting more than a small part of the download', async () => {
@@ -174,7 +210,9 @@ describe('statistics: large Excel download (streamed from the database)', functi
     const duringStream = cheap.filter((c) => c.sent > firstByte && c.done < finished);
     const slowest = Math.max(...cheap.map((c) => c.done - c.sent));
     expect(duringStream.length, 'cheap requests answered between the first and the last byte of the download').to.be.greaterThan(2);
-    expect(slowest * 4, `slowest cheap request ${slowest.toFixed(0)} ms, download ${(finished - started).toFixed(0)} ms`).to.be.lessThan(finished - started);
+    expect(slowest * 4, `slowest cheap request ${slowest.toFixed(0)} ms, download ${(finished - started).toFixed(0)} ms`).to.be.lessThan(
+      finished - started,
+    );
   });
 
   it('when the client goes away mid-download, then the query stream is closed and its connection goes back to the pool', async () => {
@@ -191,7 +229,12 @@ describe('statistics: large Excel download (streamed from the database)', functi
     expect(inUseWhileStreaming).to.equal(1);
     for (let i = 0; i < 200 && usedConnections(db) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(usedConnections(db)).to.equal(0);
-    const after = await request(server).get(GOODS_EXCEL).query({ ...QUERY, goodsNo: 'G00000001' }).set('Authorization', ADMIN_AUTH).buffer(true).parse(binary);
+    const after = await request(server)
+      .get(GOODS_EXCEL)
+      .query({ ...QUERY, goodsNo: 'G00000001' })
+      .set('Authorization', ADMIN_AUTH)
+      .buffer(true)
+      .parse(binary);
     expect(after.status).to.equal(200);
     expect(XLSX.utils.sheet_to_json(XLSX.read(after.body as Buffer).Sheets['상품별 현황']!, { header: 1 })).to.have.length(2);
   });

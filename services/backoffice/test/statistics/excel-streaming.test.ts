@@ -42,7 +42,10 @@ function source(count: number, failAt?: number) {
 
 const sheetsOf = (bytes: Buffer) => {
   const book = XLSX.read(bytes, { type: 'buffer' });
-  return book.SheetNames.map((name) => ({ name, aoa: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1, defval: null, raw: true }) }));
+  return book.SheetNames.map((name) => ({
+    name,
+    aoa: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1, defval: null, raw: true }),
+  }));
 };
 
 /** A logger whose entries the test reads instead of printing them. */
@@ -190,7 +193,9 @@ describe('statistics: Excel streaming', function () {
       expect(res.type).to.equal(XLSX_CONTENT_TYPE);
       expect(res.body.length).to.be.greaterThan(0);
       expect(res.complete).to.equal(false);
-      expect(entries.filter((e) => e.level === 'error').map((e) => e.message)).to.deep.equal(['Excel download failed after the response started']);
+      expect(entries.filter((e) => e.level === 'error').map((e) => e.message)).to.deep.equal([
+        'Excel download failed after the response started',
+      ]);
     } finally {
       server.close();
     }

@@ -18,7 +18,11 @@ describe('Excel download whose first row comes after the request time limit', fu
   before(async () => {
     db = await statisticsDatabase('excel_time_limit');
     const measures = { ord_amt: 1000, ord_qty: 1, cncl_amt: 0, cncl_qty: 0, dc_amt_2nd: 0, dc_amt_3rd: 0 };
-    await db.knex('agg_payway_daily').insert(['10', '20', '30'].map((pay_way_cd) => ({ agrt_gb_cd: '01', agrt_dt: '2026-01-04', site_no: 'S01', pay_way_cd, ...measures })));
+    await db
+      .knex('agg_payway_daily')
+      .insert(
+        ['10', '20', '30'].map((pay_way_cd) => ({ agrt_gb_cd: '01', agrt_dt: '2026-01-04', site_no: 'S01', pay_way_cd, ...measures })),
+      );
     // One connection, so a connection the download never gave back would starve the next request.
     pool = createKnex(db.url, { poolMax: 1, acquireTimeoutMs: 2_000, statementTimeoutMs: 20_000, streamStatementTimeoutMs: 60_000 });
   });

@@ -14,11 +14,15 @@ const COLUMNS: ExcelColumn<Row>[] = [
   { header: '이름', value: (r) => r.name },
   { header: '금액', value: (r) => r.amt },
 ];
-const rows = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ no: `N${i + 1}`, name: i % 3 === 0 ? null : `이름${i + 1}`, amt: (i + 1) * 1000 }));
+const rows = (n: number): Row[] =>
+  Array.from({ length: n }, (_, i) => ({ no: `N${i + 1}`, name: i % 3 === 0 ? null : `이름${i + 1}`, amt: (i + 1) * 1000 }));
 
 const readBack = (buffer: Buffer) => {
   const book = XLSX.read(buffer, { type: 'buffer' });
-  return book.SheetNames.map((name) => ({ name, aoa: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1, defval: null, raw: true }) }));
+  return book.SheetNames.map((name) => ({
+    name,
+    aoa: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1, defval: null, raw: true }),
+  }));
 };
 
 describe('statistics: Excel writer', function () {

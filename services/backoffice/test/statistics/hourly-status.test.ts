@@ -11,8 +11,30 @@ const GRAPH_V1 = `${BO}/v1/statistics/hourBasedStatus/getHourBasedStatusGraphDat
 const GRAPH_V2 = `${BO}/v2/statistics/period/hourly/sales-status/graph-data`;
 
 const LABELS = [
-  '00~01', '01~02', '02~03', '03~04', '04~05', '05~06', '06~07', '07~08', '08~09', '09~10', '10~11', '11~12',
-  '12~13', '13~14', '14~15', '15~16', '16~17', '17~18', '18~19', '19~20', '20~21', '21~22', '22~23', '23~24',
+  '00~01',
+  '01~02',
+  '02~03',
+  '03~04',
+  '04~05',
+  '05~06',
+  '06~07',
+  '07~08',
+  '08~09',
+  '09~10',
+  '10~11',
+  '11~12',
+  '12~13',
+  '13~14',
+  '14~15',
+  '15~16',
+  '16~17',
+  '17~18',
+  '18~19',
+  '19~20',
+  '20~21',
+  '21~22',
+  '22~23',
+  '23~24',
 ];
 const HOURS = LABELS.map((_, h) => h);
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -44,7 +66,13 @@ describe('statistics: hourly status (raw events)', () => {
   before(async () => {
     db = await statisticsDatabase('stats_hourly');
     // Few days, many orders: most hours of a day have events, some stay empty.
-    a = arrange({ seed: 4202, orderDays: days('2026-01-29', '2026-02-02'), orders: 260, inflowDays: ['2026-01-31', '2026-02-01'], inflows: 400 });
+    a = arrange({
+      seed: 4202,
+      orderDays: days('2026-01-29', '2026-02-02'),
+      orders: 260,
+      inflowDays: ['2026-01-31', '2026-02-01'],
+      inflows: 400,
+    });
     await insertArranged(db.knex, a);
     app = statisticsApp(db);
   });
@@ -66,7 +94,9 @@ describe('statistics: hourly status (raw events)', () => {
       .set('Authorization', ADMIN_AUTH);
     expect(res.body.payloads).to.have.length(24);
     expect(res.body.payloads).to.deep.equal(HOURS.map((h) => hourRowOf(a, '02', { goodsNo: 'G0003' }, '2026-02-01', h)));
-    expect(res.body.payloads.filter((r: { ordAmt: number; cnclAmt: number }) => r.ordAmt === 0 && r.cnclAmt === 0).length).to.be.greaterThan(0);
+    expect(
+      res.body.payloads.filter((r: { ordAmt: number; cnclAmt: number }) => r.ordAmt === 0 && r.cnclAmt === 0).length,
+    ).to.be.greaterThan(0);
   });
 
   for (const [name, c] of [
@@ -91,15 +121,28 @@ describe('statistics: hourly status (raw events)', () => {
 
   it('when the GET graph data crosses a month start, then the day before is the last day of the previous month', async () => {
     const c = { siteNo: 'S01' };
-    const res = await request(app).get(GRAPH_V2).query({ targetDate: '2026-02-01', agrtGb: '02', ...c }).set('Authorization', ADMIN_AUTH);
+    const res = await request(app)
+      .get(GRAPH_V2)
+      .query({ targetDate: '2026-02-01', agrtGb: '02', ...c })
+      .set('Authorization', ADMIN_AUTH);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.deep.equal(expectedGraph(a, '02', c, '2026-02-01', '2026-01-31'));
   });
 
   it('when a supplier token names another supplier, then 403; naming none, then its own goods only', async () => {
     const q = { targetDate: '2026-02-01', agrtGb: '01' };
-    expectSupplierRefused(await request(app).get(LIST).query({ ...q, entrNo: 'E004' }).set('Authorization', supplierAuth('E001')));
-    expectSupplierRefused(await request(app).post(GRAPH_V1).send({ ...q, entrNo: 'E004' }).set('Authorization', supplierAuth('E001')));
+    expectSupplierRefused(
+      await request(app)
+        .get(LIST)
+        .query({ ...q, entrNo: 'E004' })
+        .set('Authorization', supplierAuth('E001')),
+    );
+    expectSupplierRefused(
+      await request(app)
+        .post(GRAPH_V1)
+        .send({ ...q, entrNo: 'E004' })
+        .set('Authorization', supplierAuth('E001')),
+    );
     const res = await request(app).get(GRAPH_V2).query(q).set('Authorization', supplierAuth('E001'));
     expect(res.body).to.deep.equal(expectedGraph(a, '01', { entrNo: 'E001' }, '2026-02-01', '2026-01-31'));
   });

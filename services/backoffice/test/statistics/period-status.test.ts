@@ -64,7 +64,10 @@ describe('statistics: period status (raw events)', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const expected = expectedDayRows(a, '01', {}, '2026-01-28', '2026-02-03');
     expect(res.body).to.deep.equal({ totalCount: 7, payloads: expected });
-    expect(expected.some((r) => r.infCnt > 0 && r.cnclAmt > 0), 'the range holds inflow and cancellations').to.equal(true);
+    expect(
+      expected.some((r) => r.infCnt > 0 && r.cnclAmt > 0),
+      'the range holds inflow and cancellations',
+    ).to.equal(true);
   });
 
   it('when an order of the last second of a month is cancelled on the first second of the next, then the cancellation lowers the next day', async () => {
@@ -86,7 +89,8 @@ describe('statistics: period status (raw events)', () => {
       .query({ calendarType: 'date', startDate: '2026-06-01', endDate: '2026-06-03', agrtGb: '02' })
       .set('Authorization', ADMIN_AUTH);
     expect(res.body.payloads.map((r: { agrtDt: string }) => r.agrtDt)).to.deep.equal(['20260601', '20260602', '20260603']);
-    for (const row of res.body.payloads) expect(row).to.deep.include({ ordAmt: 0, cnclAmt: 0, finalOrdAmt: 0, ordQty: 0, infCnt: 0, dcAmt: 0 });
+    for (const row of res.body.payloads)
+      expect(row).to.deep.include({ ordAmt: 0, cnclAmt: 0, finalOrdAmt: 0, ordQty: 0, infCnt: 0, dcAmt: 0 });
   });
 
   it('when calendarType is month, then one row per month (yyyyMM) across the year end', async () => {
@@ -122,7 +126,9 @@ describe('statistics: period status (raw events)', () => {
     const res = await request(app).get(LIST).query(q).set('Authorization', ADMIN_AUTH);
     const expected = expectedMonthRows(a, '01', { stdCtgNo: 'C1100' }, '2025-12', '2026-03');
     expect(res.body.payloads).to.deep.equal(expected);
-    const ownOnlyAmt = a.events.filter((e) => e.agrt_gb_cd === '01' && e.evt_gb_cd === '10' && ownOnly.includes(e.goods_no)).reduce((s, e) => s + e.amt, 0);
+    const ownOnlyAmt = a.events
+      .filter((e) => e.agrt_gb_cd === '01' && e.evt_gb_cd === '10' && ownOnly.includes(e.goods_no))
+      .reduce((s, e) => s + e.amt, 0);
     const total = expected.reduce((s, r) => s + r.ordAmt, 0);
     expect(total, 'descendants add to the category’s own goods').to.be.greaterThan(ownOnlyAmt);
   });
@@ -165,7 +171,10 @@ describe('statistics: period status (raw events)', () => {
     const q = { calendarType: 'date', startDate: '2026-01-25', endDate: '2026-02-05', agrtGb: '01' };
     const res = await request(app).get(LIST).query(q).set('Authorization', supplierAuth('E002'));
     expect(res.body.payloads).to.deep.equal(expectedDayRows(a, '01', { entrNo: 'E002' }, '2026-01-25', '2026-02-05'));
-    const own = await request(app).get(LIST).query({ ...q, entrNo: 'E002' }).set('Authorization', supplierAuth('E002'));
+    const own = await request(app)
+      .get(LIST)
+      .query({ ...q, entrNo: 'E002' })
+      .set('Authorization', supplierAuth('E002'));
     expect(own.body).to.deep.equal(res.body);
   });
 });

@@ -99,7 +99,10 @@ describe('statistics: period and hourly status read from the worker’s period r
     });
 
     it(`when months are asked with ${name}, then each month (the last one partly built) equals the recomputation`, async () => {
-      const body = await get(LIST, { calendarType: 'month', startMonth: '2025-12', endMonth: '2026-04', agrtGb: '01', ...c } as Record<string, string>);
+      const body = await get(LIST, { calendarType: 'month', startMonth: '2025-12', endMonth: '2026-04', agrtGb: '01', ...c } as Record<
+        string,
+        string
+      >);
       expect(body.payloads).to.deep.equal(months('2025-12', '2026-04').map((m) => periodRowOf(a, '01', c, m)));
       expect(body.payloads.some((r: { ordAmt: number }) => r.ordAmt > 0) || Boolean(c.goodsNo)).to.equal(true);
     });
@@ -114,9 +117,17 @@ describe('statistics: period and hourly status read from the worker’s period r
 
   it('when graph data pairs built days with the days before them, and months with months, then totals and pairs equal the recomputation', async () => {
     for (const c of [{}, { stdCtgNo: 'C3000' }, { mdId: 'MD03', siteNo: 'S02' }] as Conditions[]) {
-      const res = await request(app).post(GRAPH).send({ calendarType: 'date', startDate: '2026-02-24', endDate: TODAY, agrtGb: '01', ...c }).set('Authorization', ADMIN_AUTH);
-      expect(res.body, JSON.stringify(c)).to.deep.equal(expectedGraph(a, '01', c, days('2026-02-24', TODAY), days('2026-02-15', '2026-02-23')));
-      const byMonth = await request(app).post(GRAPH).send({ calendarType: 'month', startMonth: '2026-02', endMonth: '2026-03', agrtGb: '02', ...c }).set('Authorization', ADMIN_AUTH);
+      const res = await request(app)
+        .post(GRAPH)
+        .send({ calendarType: 'date', startDate: '2026-02-24', endDate: TODAY, agrtGb: '01', ...c })
+        .set('Authorization', ADMIN_AUTH);
+      expect(res.body, JSON.stringify(c)).to.deep.equal(
+        expectedGraph(a, '01', c, days('2026-02-24', TODAY), days('2026-02-15', '2026-02-23')),
+      );
+      const byMonth = await request(app)
+        .post(GRAPH)
+        .send({ calendarType: 'month', startMonth: '2026-02', endMonth: '2026-03', agrtGb: '02', ...c })
+        .set('Authorization', ADMIN_AUTH);
       expect(byMonth.body, JSON.stringify(c)).to.deep.equal(expectedGraph(a, '02', c, ['2026-02', '2026-03'], ['2025-12', '2026-01']));
     }
     const hourly = await get(HOURLY_GRAPH, { targetDate: TODAY, agrtGb: '01' });
@@ -128,11 +139,22 @@ describe('statistics: period and hourly status read from the worker’s period r
   it('when goods change category, supplier, brand and MD after their days were built, then every filter counts them where they are now', async () => {
     const moved = a.goods.filter((g) => ['G0003', 'G0011', 'G0020'].includes(g.goods_no));
     const to = { std_ctg_no: 'C1210', entr_no: 'E004', brand_no: 'B005', md_id: 'MD03' };
-    await db.knex('goods').whereIn('goods_no', moved.map((g) => g.goods_no)).update(to);
+    await db
+      .knex('goods')
+      .whereIn(
+        'goods_no',
+        moved.map((g) => g.goods_no),
+      )
+      .update(to);
     const before = moved.map((g) => ({ ...g }));
     for (const g of moved) Object.assign(g, to);
     const touched: Conditions[] = [
-      ...before.flatMap((g) => [{ stdCtgNo: g.std_ctg_no }, { entrNo: g.entr_no }, { mdId: g.md_id ?? 'MD01' }, { brandNo: g.brand_no ?? 'B001' }]),
+      ...before.flatMap((g) => [
+        { stdCtgNo: g.std_ctg_no },
+        { entrNo: g.entr_no },
+        { mdId: g.md_id ?? 'MD01' },
+        { brandNo: g.brand_no ?? 'B001' },
+      ]),
       { stdCtgNo: 'C1000' },
       { stdCtgNo: 'C1200', siteNo: 'S01' },
       { entrNo: 'E004' },
@@ -142,7 +164,10 @@ describe('statistics: period and hourly status read from the worker’s period r
     for (const c of touched) {
       const body = await dayList('2026-02-25', TODAY, '01', c);
       expect(body.payloads, JSON.stringify(c)).to.deep.equal(expectedDays('2026-02-25', TODAY, '01', c));
-      const byMonth = await get(LIST, { calendarType: 'month', startMonth: '2026-01', endMonth: '2026-03', agrtGb: '02', ...c } as Record<string, string>);
+      const byMonth = await get(LIST, { calendarType: 'month', startMonth: '2026-01', endMonth: '2026-03', agrtGb: '02', ...c } as Record<
+        string,
+        string
+      >);
       expect(byMonth.payloads, JSON.stringify(c)).to.deep.equal(months('2026-01', '2026-03').map((m) => periodRowOf(a, '02', c, m)));
     }
     const total = (c: Conditions) => sumOf(eventsIn(a, '01', c, (d) => d >= '2026-02-25')).ordAmt;
@@ -152,16 +177,42 @@ describe('statistics: period and hourly status read from the worker’s period r
   it('when events of a goods were built before the goods existed in the master, then once it does, every filter counts them', async () => {
     const day = '2026-02-26';
     const base = a.events.find((e) => e.evt_dtm.startsWith(day))!;
-    const orphan: Evt[] = [1, 2].map((i) => ({ ...base, goods_no: 'G9001', ord_goods_seq: 60 + i, agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: `${day} 0${i}:30:00`, qty: i, amt: 9100 * i }));
+    const orphan: Evt[] = [1, 2].map((i) => ({
+      ...base,
+      goods_no: 'G9001',
+      ord_goods_seq: 60 + i,
+      agrt_gb_cd: '01',
+      evt_gb_cd: '10',
+      evt_dtm: `${day} 0${i}:30:00`,
+      qty: i,
+      amt: 9100 * i,
+    }));
     await db.knex('ord_stat_evt').insert(orphan);
     a.events.push(...orphan);
     await rebuildAggregate(db.knex, { kind: 'period', day, requestedBy: 'cli' });
-    const goods = { goods_no: 'G9001', goods_nm: '늦은상품', entr_no: 'E003', brand_no: 'B004', std_ctg_no: 'C1110', md_id: 'MD02', img_path: null };
+    const goods = {
+      goods_no: 'G9001',
+      goods_nm: '늦은상품',
+      entr_no: 'E003',
+      brand_no: 'B004',
+      std_ctg_no: 'C1110',
+      md_id: 'MD02',
+      img_path: null,
+    };
     await db.knex('goods').insert({ ...goods, sale_stat_cd: '10', goods_reg_dtm: '2026-02-27 00:00:00' });
     a.goods.push(goods);
-    for (const c of [{}, { stdCtgNo: 'C1000' }, { entrNo: 'E003' }, { brandNo: 'B004', siteNo: base.site_no }, { mdId: 'MD02' }] as Conditions[]) {
+    for (const c of [
+      {},
+      { stdCtgNo: 'C1000' },
+      { entrNo: 'E003' },
+      { brandNo: 'B004', siteNo: base.site_no },
+      { mdId: 'MD02' },
+    ] as Conditions[]) {
       expect((await dayList(day, day, '01', c)).payloads, JSON.stringify(c)).to.deep.equal(expectedDays(day, day, '01', c));
-      const byMonth = await get(LIST, { calendarType: 'month', startMonth: '2026-02', endMonth: '2026-02', agrtGb: '01', ...c } as Record<string, string>);
+      const byMonth = await get(LIST, { calendarType: 'month', startMonth: '2026-02', endMonth: '2026-02', agrtGb: '01', ...c } as Record<
+        string,
+        string
+      >);
       expect(byMonth.payloads, JSON.stringify(c)).to.deep.equal([periodRowOf(a, '01', c, '2026-02')]);
     }
   });
@@ -171,7 +222,17 @@ describe('statistics: period and hourly status read from the worker’s period r
     const c = { stdCtgNo: 'C2000' };
     const goods = a.goods.find((g) => g.std_ctg_no.startsWith('C2'))!;
     const base = a.events.find((e) => e.goods_no === goods.goods_no)!;
-    const late: Evt = { ...base, ord_goods_seq: 50, agrt_gb_cd: '01', evt_gb_cd: '10', evt_dtm: `${day} 10:15:00`, qty: 7, amt: 70000, dc_amt_2nd: 700, dc_amt_3rd: 0 };
+    const late: Evt = {
+      ...base,
+      ord_goods_seq: 50,
+      agrt_gb_cd: '01',
+      evt_gb_cd: '10',
+      evt_dtm: `${day} 10:15:00`,
+      qty: 7,
+      amt: 70000,
+      dc_amt_2nd: 700,
+      dc_amt_3rd: 0,
+    };
     const withoutLate = expectedDays(day, day, '01', c);
     await db.knex('ord_stat_evt').insert(late);
     a.events.push(late);

@@ -19,12 +19,22 @@ const RANGE = { startDate: '2026-01-01', endDate: '2026-01-31', agrtGb: '01' };
 const PERIOD_OPS: Operation[] = [
   { name: 'period list', method: 'get', path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusList', valid: PERIOD_DATE },
   { name: 'period Excel', method: 'get', path: '/v1/statistics/periodBasedStatus/downloadPeriodBasedStatusExcel', valid: PERIOD_DATE },
-  { name: 'period graph (POST)', method: 'post', path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusGraphData', valid: PERIOD_DATE },
+  {
+    name: 'period graph (POST)',
+    method: 'post',
+    path: '/v1/statistics/periodBasedStatus/getPeriodBasedStatusGraphData',
+    valid: PERIOD_DATE,
+  },
   { name: 'period graph (GET)', method: 'get', path: '/v2/statistics/period/sales-status/graph-data', valid: PERIOD_DATE },
 ];
 const HOURLY_OPS: Operation[] = [
   { name: 'hourly list', method: 'get', path: '/v1/statistics/hourBasedStatus/getHourBasedStatusList', valid: HOURLY },
-  { name: 'hourly Excel', method: 'get', path: '/v1/statistics/hourBasedStatus/downloadHourBasedStatusExcel', valid: { ...HOURLY, fileName: 'h' } },
+  {
+    name: 'hourly Excel',
+    method: 'get',
+    path: '/v1/statistics/hourBasedStatus/downloadHourBasedStatusExcel',
+    valid: { ...HOURLY, fileName: 'h' },
+  },
   { name: 'hourly graph (POST)', method: 'post', path: '/v1/statistics/hourBasedStatus/getHourBasedStatusGraphData', valid: HOURLY },
   { name: 'hourly graph (GET)', method: 'get', path: '/v2/statistics/period/hourly/sales-status/graph-data', valid: HOURLY },
 ];
@@ -37,7 +47,12 @@ const RANGE_OPS: Operation[] = [
   { name: 'goods list', method: 'get', path: '/v1/statistics/goodsStatus/getGoodsStatusList', valid: RANGE },
   { name: 'goods Excel', method: 'get', path: '/v1/statistics/goodsStatus/downloadGoodsStatusExcel', valid: { ...RANGE, fileName: 'g' } },
   { name: 'supplier list', method: 'get', path: '/v1/statistics/enterpriseStatus/getEnterpriseStatusList', valid: RANGE },
-  { name: 'supplier Excel', method: 'get', path: '/v1/statistics/enterpriseStatus/downloadEnterpriseStatusExcel', valid: { ...RANGE, fileName: 'e' } },
+  {
+    name: 'supplier Excel',
+    method: 'get',
+    path: '/v1/statistics/enterpriseStatus/downloadEnterpriseStatusExcel',
+    valid: { ...RANGE, fileName: 'e' },
+  },
 ];
 
 /** Period rules: [case, changes to the valid request, the field the answer must name]. */

@@ -41,7 +41,8 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
   if (header === undefined) return undefined;
   const value = header.trim();
   const key = QUOTED.exec(value)?.[1] ?? (BARE.test(value) ? value : undefined);
-  if (key === undefined) throw fieldError(IDEMPOTENCY_HEADER, `must be 1 to ${MAX_KEY} visible ASCII characters, optionally in double quotes`);
+  if (key === undefined)
+    throw fieldError(IDEMPOTENCY_HEADER, `must be 1 to ${MAX_KEY} visible ASCII characters, optionally in double quotes`);
   return key;
 }
 
@@ -67,7 +68,10 @@ const RECORDABLE: readonly RecordableError[] = ['STAFF_NOT_FOUND', 'LIMIT_INSUFF
 function encode(outcome: ChangeOutcome): { status: number; body: string | null } {
   if (!outcome.error) return { status: 200, body: null };
   const e = ERRORS[outcome.error];
-  return { status: DECLARED_FAILURE_STATUS, body: JSON.stringify({ code: e.code, message: e.message, httpStatus: e.httpStatus, isProcess: false }) };
+  return {
+    status: DECLARED_FAILURE_STATUS,
+    body: JSON.stringify({ code: e.code, message: e.message, httpStatus: e.httpStatus, isProcess: false }),
+  };
 }
 
 function decode(row: IdempotencyRow): ChangeOutcome {
@@ -88,7 +92,15 @@ export async function claimKey(store: KeyStore, key: string, reqHash: string, mb
     const now = platformMoment(store.timeZone);
     const leaseEnd = now.plus(store.leaseSeconds);
     try {
-      await insertIdempotencyClaim(store.knex, { key, reqHash, mbrNo, ownerId: owner, leaseEnd, at: now.seconds, expires: now.plus(store.ttlHours * 3600) });
+      await insertIdempotencyClaim(store.knex, {
+        key,
+        reqHash,
+        mbrNo,
+        ownerId: owner,
+        leaseEnd,
+        at: now.seconds,
+        expires: now.plus(store.ttlHours * 3600),
+      });
       return { owner };
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -112,7 +124,9 @@ export async function recordOutcome(trx: Knex.Transaction, key: string, owner: s
   const { status, body } = encode(outcome);
   const recorded = await recordIdempotencyOutcome(trx, key, owner, status, body);
   if (!recorded)
-    throw new AppError('IDEMPOTENCY_IN_PROGRESS', { message: 'This request outlived its Idempotency-Key lease and a retry took the key over' });
+    throw new AppError('IDEMPOTENCY_IN_PROGRESS', {
+      message: 'This request outlived its Idempotency-Key lease and a retry took the key over',
+    });
 }
 
 /** After a failure that recorded nothing, free the key so the caller's retry runs at once. */

@@ -40,7 +40,11 @@ export function limitChangeDeps(config: MemberConfig, knex: Knex, logger: Logger
  * Spec 4.5 `dcLimIncDec`: increase or decrease one staff member's remaining limit, at most once
  * per Idempotency-Key. `replayed` says the outcome is the recorded one of an earlier request.
  */
-export async function changeStaffLimit(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, key?: string): Promise<{ outcome: ChangeOutcome; replayed: boolean }> {
+export async function changeStaffLimit(
+  deps: LimitChangeDeps,
+  change: StaffDcLimIncDecRequest,
+  key?: string,
+): Promise<{ outcome: ChangeOutcome; replayed: boolean }> {
   if (!key) return { outcome: await applyChange(deps, change), replayed: false };
   const claim = await claimKey(deps.keys, key, fingerprint(change), change.mbrNo);
   if ('replay' in claim) return { outcome: claim.replay, replayed: true };
@@ -60,7 +64,11 @@ export async function changeStaffLimit(deps: LimitChangeDeps, change: StaffDcLim
  * statement is a round trip made while the row is locked, so the change takes two: the history
  * row written from the locked balance by the rule, then the balance set from that row.
  */
-function applyChange(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, claim?: { key: string; owner: string }): Promise<ChangeOutcome> {
+function applyChange(
+  deps: LimitChangeDeps,
+  change: StaffDcLimIncDecRequest,
+  claim?: { key: string; owner: string },
+): Promise<ChangeOutcome> {
   return inRetriedTransaction(deps.knex, deps.maxAttempts, async (trx) => {
     const outcome = await applyToLockedLimit(trx, deps, change, claim?.key ?? null);
     if (claim) await recordOutcome(trx, claim.key, claim.owner, outcome);
@@ -68,7 +76,12 @@ function applyChange(deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, cla
   });
 }
 
-async function applyToLockedLimit(trx: Knex.Transaction, deps: LimitChangeDeps, change: StaffDcLimIncDecRequest, key: string | null): Promise<ChangeOutcome> {
+async function applyToLockedLimit(
+  trx: Knex.Transaction,
+  deps: LimitChangeDeps,
+  change: StaffDcLimIncDecRequest,
+  key: string | null,
+): Promise<ChangeOutcome> {
   const at = platformMoment(deps.timeZone);
   const request = {
     mbrNo: change.mbrNo,

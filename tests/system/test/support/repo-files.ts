@@ -39,11 +39,14 @@ export function readCompose(): ComposeFile {
  * Throws like `docker compose` does when a `:?` variable is missing.
  */
 export function interpolate(value: string | number, env: Record<string, string>): string {
-  return String(value).replace(/\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
-    if (whole === '$$') return '$';
-    const set = env[name!];
-    if (set !== undefined && set !== '') return set;
-    if (op === ':?') throw new Error(`${name}: ${arg}`);
-    return op === ':-' ? arg! : '';
-  });
+  return String(value).replace(
+    /\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g,
+    (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (whole === '$$') return '$';
+      const set = env[name!];
+      if (set !== undefined && set !== '') return set;
+      if (op === ':?') throw new Error(`${name}: ${arg}`);
+      return op === ':-' ? arg! : '';
+    },
+  );
 }

@@ -51,7 +51,12 @@ export async function recordBuiltDays(db: Db, built: BuiltDayRecord[]): Promise<
 }
 
 type BuiltDayRow = { kind: AggregateKind; agrt_dt: string; agrt_hour: number; built_max_no: number };
-const builtDayOf = (r: BuiltDayRow): BuiltDay => ({ kind: r.kind, day: r.agrt_dt, hour: Number(r.agrt_hour), builtMaxNo: Number(r.built_max_no) });
+const builtDayOf = (r: BuiltDayRow): BuiltDay => ({
+  kind: r.kind,
+  day: r.agrt_dt,
+  hour: Number(r.agrt_hour),
+  builtMaxNo: Number(r.built_max_no),
+});
 const builtDaysOfKinds = (db: Db, kinds: readonly AggregateKind[]) =>
   db(BUILD_TABLES.builtDay).select('kind', 'agrt_dt', 'agrt_hour', 'built_max_no').whereIn('kind', kinds);
 
@@ -78,7 +83,10 @@ export async function readWatermark(db: Db, source: Source): Promise<number | un
 }
 
 export async function writeWatermark(db: Db, source: Source, lastNo: number, at: string): Promise<void> {
-  await db(BUILD_TABLES.watermark).insert({ source_nm: source, last_no: lastNo, upd_dtm: at }).onConflict('source_nm').merge(['last_no', 'upd_dtm']);
+  await db(BUILD_TABLES.watermark)
+    .insert({ source_nm: source, last_no: lastNo, upd_dtm: at })
+    .onConflict('source_nm')
+    .merge(['last_no', 'upd_dtm']);
 }
 
 /**
@@ -87,5 +95,8 @@ export async function writeWatermark(db: Db, source: Source, lastNo: number, at:
  * overwriting each other's view of it. `day` may be a month's first day.
  */
 export async function lockBuild(db: Db, name: string, day: string): Promise<void> {
-  await db.raw(`INSERT INTO ${BUILD_TABLES.lock} (kind, agrt_dt) VALUES (?, ?) ON DUPLICATE KEY UPDATE agrt_dt = VALUES(agrt_dt)`, [name, day]);
+  await db.raw(`INSERT INTO ${BUILD_TABLES.lock} (kind, agrt_dt) VALUES (?, ?) ON DUPLICATE KEY UPDATE agrt_dt = VALUES(agrt_dt)`, [
+    name,
+    day,
+  ]);
 }

@@ -12,7 +12,8 @@ export async function deleteInflowRows(db: Db, day: string, hour?: number): Prom
 
 /** Page views per (hour, site, goods) over `[from, to)`, which lies inside `day`. */
 export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
-  const result = await execute(db, 
+  const result = await execute(
+    db,
     `INSERT INTO ${INFLOW_AGGREGATES.goodsHourly} (agrt_dt, agrt_hour, site_no, goods_no, inf_cnt)
      SELECT ?, HOUR(l.inflow_dtm), l.site_no, l.goods_no, COUNT(*)
      FROM goods_inflow_log l

@@ -21,7 +21,8 @@ export const EVENT_SUMS = MEASURE_COLUMNS.map((c) => EVENT_MEASURE_SUMS[c]).join
 /** The same, each named after its column. */
 export const EVENT_SUMS_AS_COLUMNS = MEASURE_COLUMNS.map((c) => `${EVENT_MEASURE_SUMS[c]} AS ${c}`).join(', ');
 
-const joinsOf = (kind: ListKind) => `JOIN goods g ON g.goods_no = e.goods_no${KEY_SOURCES[kind].joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;
+const joinsOf = (kind: ListKind) =>
+  `JOIN goods g ON g.goods_no = e.goods_no${KEY_SOURCES[kind].joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;
 
 /** Naming both report kinds keeps the day's DELETE on the primary key `(agrt_gb_cd, agrt_dt, …)` instead of locking the whole table. */
 export async function deleteListDay(db: Db, kind: ListKind, day: string): Promise<void> {
@@ -33,7 +34,8 @@ export async function insertListDay(db: Db, kind: ListKind, day: string, [from, 
   const table = LIST_AGGREGATES[kind];
   const columns = ['agrt_gb_cd', 'agrt_dt', 'site_no', ...table.keys, ...table.attributes, ...MEASURE_COLUMNS].join(', ');
   const keys = KEY_SOURCES[kind].keyExprs.join(', ');
-  const result = await execute(db, 
+  const result = await execute(
+    db,
     `INSERT INTO ${table.daily} (${columns})
      SELECT e.agrt_gb_cd, ?, e.site_no, ${keys}, ${EVENT_SUMS}
      FROM ord_stat_evt e ${joinsOf(kind)}
@@ -46,7 +48,8 @@ export async function insertListDay(db: Db, kind: ListKind, day: string, [from, 
 
 /** Per agrtGb totals straight from the events of one day, through the kind's joins. */
 export async function listSourceTotals(db: Db, kind: ListKind, [from, to]: TimeRange): Promise<Totals[]> {
-  return selectRows<Totals>(db, 
+  return selectRows<Totals>(
+    db,
     `SELECT e.agrt_gb_cd, ${EVENT_SUMS_AS_COLUMNS}
      FROM ord_stat_evt e ${joinsOf(kind)}
      WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?

@@ -55,7 +55,8 @@ export async function applyDayToMonth(db: Db, r: MonthRollup, day: string, sign:
   const sums = [...r.sums, 'day_cnt'];
   const keys = r.keys.map((k) => `d.${k}`).join(', ');
   const leading = r.leading ? `d.${r.leading.column} IN (${r.leading.values.map(() => '?').join(', ')}) AND ` : '';
-  const result = await execute(db, 
+  const result = await execute(
+    db,
     `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...sums].join(', ')})
      SELECT ${keys}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
      FROM ${r.daily} d WHERE ${leading}d.agrt_dt = ?
@@ -97,7 +98,8 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
   await lockMonth(db, kind, month);
   await db(LIST_AGGREGATES[kind].monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: month }).delete();
   const keys = monthKeysOf(kind).join(', ');
-  const result = await execute(db, 
+  const result = await execute(
+    db,
     `INSERT INTO ${LIST_AGGREGATES[kind].monthly} (${[...columnsOf(kind), ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
      SELECT agrt_gb_cd, ?, site_no, ${keys}, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
      FROM ${LIST_AGGREGATES[kind].daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?

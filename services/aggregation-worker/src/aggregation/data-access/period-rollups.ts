@@ -1,5 +1,13 @@
 import { execute, selectRows, type Db } from '@bo/db';
-import { AGRT_GBS, ALL_GOODS_DIM, GOODS_DIM_SNAPSHOT, GOODS_DIMENSIONS, INFLOW_AGGREGATES, MEASURE_COLUMNS, PERIOD_ROLLUPS } from '@bo/aggregates';
+import {
+  AGRT_GBS,
+  ALL_GOODS_DIM,
+  GOODS_DIM_SNAPSHOT,
+  GOODS_DIMENSIONS,
+  INFLOW_AGGREGATES,
+  MEASURE_COLUMNS,
+  PERIOD_ROLLUPS,
+} from '@bo/aggregates';
 import type { PartTotals, TimeRange } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 import { EVENT_SUMS, EVENT_SUMS_AS_COLUMNS } from './list-aggregates.ts';
@@ -70,7 +78,8 @@ const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm <
 /** Replace the rollups of one day with sums of its events; returns the daily rows written. */
 export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
   const dims = await replaceDimDay(db, EVENT_DIMS, 'period-month', day, async () => {
-    const result = await execute(db, 
+    const result = await execute(
+      db,
       `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
        SELECT e.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, e.site_no, ${EVENT_SUMS}
        FROM ord_stat_evt e ${dimJoins('e')}
@@ -81,7 +90,8 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
     return result.affectedRows;
   });
   await db(PERIOD_ROLLUPS.siteHourly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
-  const hourly = await execute(db,
+  const hourly = await execute(
+    db,
     `INSERT INTO ${PERIOD_ROLLUPS.siteHourly} (agrt_gb_cd, agrt_dt, agrt_hour, site_no, ${MEASURE_LIST})
      SELECT e.agrt_gb_cd, ?, HOUR(e.evt_dtm), e.site_no, ${EVENT_SUMS}
      FROM ord_stat_evt e WHERE ${EVENTS_OF_DAY}
@@ -110,7 +120,8 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
     hour !== undefined ? [day, hour] : [day],
   );
   await replaceDimDay(db, INFLOW_DIMS, 'inflow-month', day, async () => {
-    const result = await execute(db, 
+    const result = await execute(
+      db,
       `INSERT INTO ${INFLOW_AGGREGATES.dimDaily} (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
        SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.site_no, SUM(i.inf_cnt)
        FROM ${INFLOW_AGGREGATES.goodsHourly} i ${dimJoins('i')}
@@ -128,11 +139,13 @@ const SUMMED = MEASURE_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
 
 /** What one day's rollups should hold, summed straight from its events with the same filing. */
 export async function periodSourceTotals(db: Db, [from, to]: TimeRange): Promise<PartTotals[]> {
-  const hourly = await selectRows<PartTotals>(db, 
+  const hourly = await selectRows<PartTotals>(
+    db,
     `SELECT e.agrt_gb_cd, 'hourly' AS part, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd`,
     [...AGRT_GBS, from, to],
   );
-  const dims = await selectRows<PartTotals>(db, 
+  const dims = await selectRows<PartTotals>(
+    db,
     `SELECT e.agrt_gb_cd, x.dim_cd AS part, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e ${dimJoins('e')}
      WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, x.dim_cd`,
     [...AGRT_GBS, from, to],
@@ -142,10 +155,15 @@ export async function periodSourceTotals(db: Db, [from, to]: TimeRange): Promise
 
 /** What one built day's rollups hold. */
 export async function periodAggregateTotals(db: Db, day: string): Promise<PartTotals[]> {
-  const hourly = await selectRows<PartTotals>(db, 
+  const hourly = await selectRows<PartTotals>(
+    db,
     `SELECT agrt_gb_cd, 'hourly' AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.siteHourly} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ? GROUP BY agrt_gb_cd`,
     [...AGRT_GBS, day],
   );
-  const dims = await selectRows<PartTotals>(db, `SELECT agrt_gb_cd, dim_cd AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.dimDaily} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`, [day]);
+  const dims = await selectRows<PartTotals>(
+    db,
+    `SELECT agrt_gb_cd, dim_cd AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.dimDaily} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`,
+    [day],
+  );
   return [...hourly, ...dims];
 }

@@ -64,7 +64,10 @@ export function verify(a: NameAnalysis, proposal: AiAutoFillModelOutput, masters
     const value = (proposal[key] ?? '').trim() || rules[key];
     return value ? value.slice(0, max) : undefined;
   };
-  const brand = proposal.brandNm.trim() && proposal.brandNm.trim() !== a.brand.brandNm ? masters.brands.match(a.productName, proposal.brandNm) : a.brand;
+  const brand =
+    proposal.brandNm.trim() && proposal.brandNm.trim() !== a.brand.brandNm
+      ? masters.brands.match(a.productName, proposal.brandNm)
+      : a.brand;
   const modlNm = statedIn(a.productName, proposal.modlNm) ? proposal.modlNm.trim() : rules.modlNm;
   const accepted = a.accepted;
 

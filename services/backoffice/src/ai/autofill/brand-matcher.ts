@@ -121,8 +121,10 @@ export class BrandMatcher {
       const fuzzy = this.fuzzyMatch(ws);
       if (fuzzy?.matchedText && fuzzy.matchedText.length > (inside.matchedText?.length ?? 0)) return fuzzy;
     }
-    return inside ?? this.fuzzyMatch(ws) ?? notFound(
-      `상품명 '${ws.join(' ')}'에서 브랜드 마스터의 브랜드명·별칭과 같거나 비슷한 말을 찾지 못했습니다.`,
+    return (
+      inside ??
+      this.fuzzyMatch(ws) ??
+      notFound(`상품명 '${ws.join(' ')}'에서 브랜드 마스터의 브랜드명·별칭과 같거나 비슷한 말을 찾지 못했습니다.`)
     );
   }
 
@@ -146,7 +148,11 @@ export class BrandMatcher {
     return decide(best, (hit) =>
       hit.key.kind === 'name'
         ? { status: 'EXACT', confidence: 'HIGH', reason: `상품명의 '${hit.key.key}'이(가) 브랜드명 '${hit.key.written}'과(와) 일치합니다.` }
-        : { status: 'ALIAS', confidence: 'HIGH', reason: `상품명의 '${hit.key.key}'이(가) 브랜드 '${hit.key.brand.brandNm}'의 별칭 '${hit.key.written}'과(와) 일치합니다.` },
+        : {
+            status: 'ALIAS',
+            confidence: 'HIGH',
+            reason: `상품명의 '${hit.key.key}'이(가) 브랜드 '${hit.key.brand.brandNm}'의 별칭 '${hit.key.written}'과(와) 일치합니다.`,
+          },
     );
   }
 
@@ -172,7 +178,8 @@ export class BrandMatcher {
     hits = hits.sort((a, b) => a.position - b.position);
     return decide(hits, (hit) => {
       const confidence: BrandConfidence = hit.key.key.length >= 3 ? 'MEDIUM' : 'LOW';
-      const what = hit.key.kind === 'name' ? `브랜드명 '${hit.key.written}'` : `브랜드 '${hit.key.brand.brandNm}'의 별칭 '${hit.key.written}'`;
+      const what =
+        hit.key.kind === 'name' ? `브랜드명 '${hit.key.written}'` : `브랜드 '${hit.key.brand.brandNm}'의 별칭 '${hit.key.written}'`;
       return {
         status: hit.key.kind === 'name' ? 'EXACT' : 'ALIAS',
         confidence,
@@ -201,9 +208,10 @@ export class BrandMatcher {
       if (!substringWorthy(key.key)) continue;
       for (const span of spans) {
         // A longer word may start with a misspelt brand (`나이크운동화`): compare its prefixes too.
-        const candidates = span.text.length > key.key.length + 1
-          ? [span.text.slice(0, key.key.length - 1), span.text.slice(0, key.key.length), span.text.slice(0, key.key.length + 1)]
-          : [span.text];
+        const candidates =
+          span.text.length > key.key.length + 1
+            ? [span.text.slice(0, key.key.length - 1), span.text.slice(0, key.key.length), span.text.slice(0, key.key.length + 1)]
+            : [span.text];
         for (const text of candidates) {
           if (Math.abs(text.length - key.key.length) > Math.max(1, Math.floor(key.key.length / 3))) continue;
           const similarity = jamoSimilarity(jamoOf(text), key.jamo);

@@ -118,7 +118,10 @@ export class CategoryClassifier {
       this.leaves.push({ leaf, hierarchy: hierarchyText(leaf.path.map((p) => p.name)), nodes: [...leaf.path].reverse().map(indexOf) });
     }
     // The vocabulary and IDF come from the category names and the goods names together.
-    this.embeddings = new CharNgramEmbeddings(nodeNames.flatMap((n) => n.split('/')), leafGrams);
+    this.embeddings = new CharNgramEmbeddings(
+      nodeNames.flatMap((n) => n.split('/')),
+      leafGrams,
+    );
     for (const name of nodeNames) {
       this.nodes.push(
         name

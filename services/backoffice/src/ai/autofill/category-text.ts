@@ -6,7 +6,10 @@ export function removeUnspaced(text: string, phrase: string): string {
   if (!phrase) return text;
   const chars: { c: string; i: number }[] = [];
   for (let i = 0; i < text.length; i++) if (text[i] !== ' ') chars.push({ c: text[i]!, i });
-  const at = chars.map((x) => x.c).join('').indexOf(phrase);
+  const at = chars
+    .map((x) => x.c)
+    .join('')
+    .indexOf(phrase);
   if (at < 0) return text;
   const from = chars[at]!.i;
   const to = chars[at + phrase.length - 1]!.i;

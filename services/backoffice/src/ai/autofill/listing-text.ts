@@ -6,7 +6,12 @@ const unique = (items: readonly string[]): string[] => [...new Set(items.map((s)
 
 /** Category names from the accepted hierarchy, leaf first. */
 const categoryNames = (a: NameAnalysis): string[] =>
-  a.accepted ? a.accepted.stdCtgHierarchy.split(' > ').reverse().flatMap((n) => n.split('/')) : [];
+  a.accepted
+    ? a.accepted.stdCtgHierarchy
+        .split(' > ')
+        .reverse()
+        .flatMap((n) => n.split('/'))
+    : [];
 
 /**
  * Listing text written from what the analysis established (cleaned name, verified brand,

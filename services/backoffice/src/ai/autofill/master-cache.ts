@@ -20,7 +20,9 @@ export class MasterCache {
   async get(): Promise<MasterIndex> {
     if (!this.current) return this.reload();
     if (Date.now() - this.current.loadedAt > this.options.refreshMs && !this.loading) {
-      this.reload().catch((err: Error) => this.options.logger.warn('AI master reload failed; keeping the loaded copy', { message: err.message }));
+      this.reload().catch((err: Error) =>
+        this.options.logger.warn('AI master reload failed; keeping the loaded copy', { message: err.message }),
+      );
     }
     return this.current;
   }
@@ -31,7 +33,11 @@ export class MasterCache {
       .then((rows) => buildMasterIndex(rows, { fuzzyMin: this.options.fuzzyMin, now: Date.now() }))
       .then((index) => {
         this.current = index;
-        this.options.logger.info('AI masters loaded', { brands: index.brands.size, leaves: index.categories.size, goodsNames: index.categories.exampleCount });
+        this.options.logger.info('AI masters loaded', {
+          brands: index.brands.size,
+          leaves: index.categories.size,
+          goodsNames: index.categories.exampleCount,
+        });
         return index;
       })
       .finally(() => {

@@ -110,8 +110,17 @@ const MATERIALS: Lexicon = [
 const SEASONS: Lexicon = [['사계절'], ['봄'], ['여름', '썸머', 'summer'], ['가을'], ['겨울', '윈터', 'winter']];
 const FITS: Lexicon = [['세미오버핏'], ['오버핏', 'overfit'], ['레귤러핏', 'regularfit'], ['슬림핏', 'slimfit']];
 const SKIN_TYPES: Lexicon = [['건성'], ['지성'], ['복합성'], ['민감성'], ['모든피부', '모든 피부']];
-const STORAGE_METHODS: Lexicon = [['실온보관', '실온'], ['냉장보관', '냉장'], ['냉동보관', '냉동']];
-const CONNECTIONS: Lexicon = [['블루투스', 'bluetooth'], ['USB-C', 'usb-c', 'usbc', 'c타입'], ['Wi-Fi', 'wifi', 'wi-fi', '와이파이'], ['HDMI', 'hdmi']];
+const STORAGE_METHODS: Lexicon = [
+  ['실온보관', '실온'],
+  ['냉장보관', '냉장'],
+  ['냉동보관', '냉동'],
+];
+const CONNECTIONS: Lexicon = [
+  ['블루투스', 'bluetooth'],
+  ['USB-C', 'usb-c', 'usbc', 'c타입'],
+  ['Wi-Fi', 'wifi', 'wi-fi', '와이파이'],
+  ['HDMI', 'hdmi'],
+];
 const ASSEMBLY: Lexicon = [['완제품'], ['고객조립', '자가조립', 'diy'], ['설치배송']];
 const ORIGIN_VALUES: Lexicon = [['국내산', '국산'], ['미국산'], ['호주산'], ['칠레산'], ['베트남산'], ['중국산']];
 
@@ -152,17 +161,34 @@ const RULES: readonly { about: RegExp; extract: (name: string) => string | undef
   { about: /색상|컬러|color/i, extract: (n) => findLexicon(n, COLOURS)[0] },
   { about: /사이즈\(mm\)|발사이즈/, extract: (n) => firstMatch(n, /(?<![\d.])(2[1-9]0|2[1-9]5|300)(?:\s?mm)?(?![\d.])/)?.[1] },
   { about: /화면/, extract: (n) => firstMatch(n, /(\d+(?:\.\d+)?)\s?(?:인치|inch|")/i)?.[1] },
-  { about: /저장용량/, extract: (n) => firstMatch(n, /(\d+\s?(?:GB|TB))(?![a-z])/i)?.[1]?.replace(/\s/g, '').toUpperCase() },
+  {
+    about: /저장용량/,
+    extract: (n) =>
+      firstMatch(n, /(\d+\s?(?:GB|TB))(?![a-z])/i)?.[1]
+        ?.replace(/\s/g, '')
+        .toUpperCase(),
+  },
   { about: /용량\(ml\)/, extract: (n) => firstMatch(n, /(\d+(?:\.\d+)?)\s?ml(?![a-z])/i)?.[1] },
   {
     about: /용량/,
-    extract: (n) => firstMatch(n, /(\d+(?:\.\d+)?\s?(?:ml|l|kg|g|인용|롤))(?![a-z가-힣])/i)?.[1]?.replace(/\s/g, '').replace(/l$/, 'L').replace(/mL$/, 'ml'),
+    extract: (n) =>
+      firstMatch(n, /(\d+(?:\.\d+)?\s?(?:ml|l|kg|g|인용|롤))(?![a-z가-힣])/i)?.[1]
+        ?.replace(/\s/g, '')
+        .replace(/l$/, 'L')
+        .replace(/mL$/, 'ml'),
   },
   { about: /중량\(g\)/, extract: grams },
   { about: /무게\(kg\)/, extract: (n) => firstMatch(n, /(\d+(?:\.\d+)?)\s?kg(?![a-z])/i)?.[1] },
   { about: /소비전력/, extract: (n) => firstMatch(n, /(\d+)\s?w(?![a-z])/i)?.[1] },
   { about: /에너지/, extract: (n) => firstMatch(n, /([1-5])\s?등급/)?.[0]?.replace(/\s/g, '') },
-  { about: /사이즈/, extract: (n) => rawTokens(n).find((t) => SIZE_TOKEN.test(t))?.toUpperCase().replace('프리', 'FREE') },
+  {
+    about: /사이즈/,
+    extract: (n) =>
+      rawTokens(n)
+        .find((t) => SIZE_TOKEN.test(t))
+        ?.toUpperCase()
+        .replace('프리', 'FREE'),
+  },
   { about: /크기|치수|dimension/i, extract: (n) => rawTokens(n).find((t) => DIMENSION_TOKEN.test(t)) },
   { about: /소재|재질/, extract: (n) => findLexicon(n, MATERIALS, true).join(', ') || undefined },
   { about: /계절/, extract: (n) => findLexicon(n, SEASONS, true).join(', ') || undefined },
@@ -172,7 +198,10 @@ const RULES: readonly { about: RegExp; extract: (name: string) => string | undef
   { about: /원산지/, extract: (n) => findLexicon(n, ORIGIN_VALUES)[0] },
   { about: /연결/, extract: (n) => findLexicon(n, CONNECTIONS, true).join(', ') || undefined },
   { about: /조립/, extract: (n) => findLexicon(n, ASSEMBLY)[0] },
-  { about: /연령/, extract: (n) => firstMatch(n, /(\d+\s?(?:개월|세))\s?이상/)?.[0]?.replace(/\s/g, '') ?? (/신생아/.test(n) ? '신생아' : undefined) },
+  {
+    about: /연령/,
+    extract: (n) => firstMatch(n, /(\d+\s?(?:개월|세))\s?이상/)?.[0]?.replace(/\s/g, '') ?? (/신생아/.test(n) ? '신생아' : undefined),
+  },
   { about: /수량|구성/, extract: (n) => firstMatch(n, /(\d+)\s?(?:개입|개|입|팩|세트|ea)(?![a-z가-힣])/i)?.[1] },
 ];
 
@@ -202,4 +231,8 @@ const COUNT_TOKEN = /^\d+(\.\d+)?(종|개|개입|입|팩|세트|매|롤|p|pcs|ea
  * that shares a few letters (`블랙` ~ `슬랙스`).
  */
 export const isVariantWord = (word: string): boolean =>
-  UNIT_TOKEN.test(word) || DIMENSION_TOKEN.test(word) || SIZE_TOKEN.test(word) || COUNT_TOKEN.test(word) || COLOUR_WORDS.has(foldCase(word));
+  UNIT_TOKEN.test(word) ||
+  DIMENSION_TOKEN.test(word) ||
+  SIZE_TOKEN.test(word) ||
+  COUNT_TOKEN.test(word) ||
+  COLOUR_WORDS.has(foldCase(word));

@@ -6,19 +6,16 @@ import type { CodeRow, DocPageRow, GoodsFacts } from '../model.ts';
 
 /** One goods item with the facts a description may state; scoped to a supplier when given. */
 export async function findGoodsFacts(knex: Knex, goodsNo: string, entrNo?: string): Promise<GoodsFacts | undefined> {
-  const q = knex('goods as g')
-    .leftJoin('brand as b', 'b.brand_no', 'g.brand_no')
-    .where('g.goods_no', goodsNo)
-    .first({
-      goodsNo: 'g.goods_no',
-      goodsNm: 'g.goods_nm',
-      entrNo: 'g.entr_no',
-      brandNm: 'b.brand_nm',
-      stdCtgNo: 'g.std_ctg_no',
-      modlNm: 'g.modl_nm',
-      mfcoNm: 'g.mfco_nm',
-      homeNm: 'g.home_nm',
-    });
+  const q = knex('goods as g').leftJoin('brand as b', 'b.brand_no', 'g.brand_no').where('g.goods_no', goodsNo).first({
+    goodsNo: 'g.goods_no',
+    goodsNm: 'g.goods_nm',
+    entrNo: 'g.entr_no',
+    brandNm: 'b.brand_nm',
+    stdCtgNo: 'g.std_ctg_no',
+    modlNm: 'g.modl_nm',
+    mfcoNm: 'g.mfco_nm',
+    homeNm: 'g.home_nm',
+  });
   if (entrNo) q.where('g.entr_no', entrNo);
   return (await q) as GoodsFacts | undefined;
 }

@@ -18,8 +18,12 @@ export async function loadGoodsSamples(knex: Knex, leafNos: readonly string[], p
   const out: GoodsSampleRow[] = [];
   for (let i = 0; i < leafNos.length; i += SAMPLE_LEAVES_PER_QUERY) {
     const chunk = leafNos.slice(i, i + SAMPLE_LEAVES_PER_QUERY);
-    const one = '(SELECT goods_no AS goodsNo, std_ctg_no AS stdCtgNo, goods_nm AS goodsNm, brand_no AS brandNo FROM goods WHERE std_ctg_no = ? ORDER BY goods_no DESC LIMIT ?)';
-    const [rows] = (await knex.raw(chunk.map(() => one).join(' UNION ALL '), chunk.flatMap((no) => [no, perLeaf]))) as unknown as [GoodsSampleRow[]];
+    const one =
+      '(SELECT goods_no AS goodsNo, std_ctg_no AS stdCtgNo, goods_nm AS goodsNm, brand_no AS brandNo FROM goods WHERE std_ctg_no = ? ORDER BY goods_no DESC LIMIT ?)';
+    const [rows] = (await knex.raw(
+      chunk.map(() => one).join(' UNION ALL '),
+      chunk.flatMap((no) => [no, perLeaf]),
+    )) as unknown as [GoodsSampleRow[]];
     out.push(...rows);
   }
   return out;
@@ -33,18 +37,18 @@ export async function loadMasterRows(knex: Knex, options: { goodsPerLeaf: number
   // One real promise: a knex builder runs its query again on every `then`.
   const categoriesRead: Promise<CategoryRow[]> = knex('std_ctg')
     .select({
-    stdCtgNo: 'std_ctg_no',
-    uprStdCtgNo: 'upr_std_ctg_no',
-    stdCtgNm: 'std_ctg_nm',
-    depth: 'depth',
-    leafYn: 'leaf_yn',
-    mdId: 'md_id',
-    goodsNotiLisartCd: 'goods_noti_lisart_cd',
-    safeCertiNeedYn: 'safe_certi_need_yn',
-    safeCertiTgtYn: 'safe_certi_tgt_yn',
-    szGdeUseYn: 'sz_gde_use_yn',
-    szGdeRegMethCd: 'sz_gde_reg_meth_cd',
-    szGdeCd: 'sz_gde_cd',
+      stdCtgNo: 'std_ctg_no',
+      uprStdCtgNo: 'upr_std_ctg_no',
+      stdCtgNm: 'std_ctg_nm',
+      depth: 'depth',
+      leafYn: 'leaf_yn',
+      mdId: 'md_id',
+      goodsNotiLisartCd: 'goods_noti_lisart_cd',
+      safeCertiNeedYn: 'safe_certi_need_yn',
+      safeCertiTgtYn: 'safe_certi_tgt_yn',
+      szGdeUseYn: 'sz_gde_use_yn',
+      szGdeRegMethCd: 'sz_gde_reg_meth_cd',
+      szGdeCd: 'sz_gde_cd',
     })
     .then((rows) => rows as CategoryRow[]);
   const samplesRead = categoriesRead.then((cs) =>
@@ -65,7 +69,12 @@ export async function loadMasterRows(knex: Knex, options: { goodsPerLeaf: number
       .select({ stdCtgNo: 'std_ctg_no', attCd: 'att_cd', attNm: 'att_nm', attValTypCd: 'att_val_typ_cd', dispSeq: 'disp_seq' })
       .orderBy([{ column: 'std_ctg_no' }, { column: 'disp_seq' }, { column: 'att_cd' }]),
     knex('goods_noti_item')
-      .select({ goodsNotiLisartCd: 'goods_noti_lisart_cd', goodsNotiItemCd: 'goods_noti_item_cd', notiItemNm: 'noti_item_nm', dispSeq: 'disp_seq' })
+      .select({
+        goodsNotiLisartCd: 'goods_noti_lisart_cd',
+        goodsNotiItemCd: 'goods_noti_item_cd',
+        notiItemNm: 'noti_item_nm',
+        dispSeq: 'disp_seq',
+      })
       .orderBy([{ column: 'goods_noti_lisart_cd' }, { column: 'disp_seq' }, { column: 'goods_noti_item_cd' }]),
     knex('bo_user')
       .whereIn('user_id', knex('std_ctg').whereNotNull('md_id').distinct('md_id'))

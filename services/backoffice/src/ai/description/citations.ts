@@ -30,7 +30,5 @@ export function verifiedCitations(content: unknown, pages: readonly DescPage[], 
       if (support >= (claimedIds.has(page.id) ? SUPPORT_CLAIMED : SUPPORT_UNCLAIMED)) used.add(i);
     });
   }
-  return [...used]
-    .sort((a, b) => a - b)
-    .map((i) => ({ file_name: pages[i]!.fileName, page_number: pages[i]!.pageNumber }));
+  return [...used].sort((a, b) => a - b).map((i) => ({ file_name: pages[i]!.fileName, page_number: pages[i]!.pageNumber }));
 }

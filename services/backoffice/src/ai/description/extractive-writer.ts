@@ -78,10 +78,19 @@ export function writeExtractive(request: DescRequest): DescDraft {
     case 'seo-meta': {
       const top = distinct(all, 2);
       const description = truncate(top.length ? top.map((s) => s.text).join(' ') : intro, 300);
-      const keywords = [...new Set([g.brandNm, ...(g.hierarchy?.split(' > ').reverse() ?? []), g.modlNm, ...g.goodsNm.split(/\s+/)]
-        .filter((k): k is string => !!k && k.length >= 2 && k.length <= 50))].slice(0, 15);
+      const keywords = [
+        ...new Set(
+          [g.brandNm, ...(g.hierarchy?.split(' > ').reverse() ?? []), g.modlNm, ...g.goodsNm.split(/\s+/)].filter(
+            (k): k is string => !!k && k.length >= 2 && k.length <= 50,
+          ),
+        ),
+      ].slice(0, 15);
       return {
-        content: { title: truncate(g.brandNm && !g.goodsNm.includes(g.brandNm) ? `${g.brandNm} ${g.goodsNm}` : g.goodsNm, 80), description, keywords },
+        content: {
+          title: truncate(g.brandNm && !g.goodsNm.includes(g.brandNm) ? `${g.brandNm} ${g.goodsNm}` : g.goodsNm, 80),
+          description,
+          keywords,
+        },
         sources: used(top),
       };
     }
@@ -109,9 +118,7 @@ export function writeExtractive(request: DescRequest): DescDraft {
 /** Facts of the goods row itself (no document needed, so nothing to cite). */
 function specFacts(request: DescRequest): string[] {
   const g = request.goods;
-  return [
-    g.modlNm && `모델명: ${g.modlNm}.`,
-    g.mfcoNm && `제조사: ${g.mfcoNm}.`,
-    g.homeNm && `원산지: ${g.homeNm}.`,
-  ].filter((s): s is string => !!s);
+  return [g.modlNm && `모델명: ${g.modlNm}.`, g.mfcoNm && `제조사: ${g.mfcoNm}.`, g.homeNm && `원산지: ${g.homeNm}.`].filter(
+    (s): s is string => !!s,
+  );
 }

@@ -99,9 +99,7 @@ export async function describeGoods(
 async function relevantPages(knex: Knex, goodsNo: string, query: string, max: number): Promise<DescPage[]> {
   const rows = await findDocPages(knex, goodsNo);
   if (rows.length === 0) return [];
-  const docs = rows.map(
-    (r) => new Document({ pageContent: r.pageText, metadata: { fileName: r.fileNm, pageNumber: r.pageNo } }),
-  );
+  const docs = rows.map((r) => new Document({ pageContent: r.pageText, metadata: { fileName: r.fileNm, pageNumber: r.pageNo } }));
   const found = await new NgramRetriever(docs, max).invoke(query);
   const key = (d: Document) => `${String(d.metadata.fileName)}#${String(d.metadata.pageNumber)}`;
   const foundKeys = new Set(found.map(key));

@@ -5,7 +5,12 @@ export function sentencesOf(text: string, options: { min?: number; max?: number 
   return text
     .normalize('NFKC')
     .split(/(?<=[.!?。])\s+|\n+|(?<=다\.)/)
-    .map((s) => s.replace(/^[\s•·\-*–—▶►■□◆◇○●]+/, '').replace(/\s+/g, ' ').trim())
+    .map((s) =>
+      s
+        .replace(/^[\s•·\-*–—▶►■□◆◇○●]+/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter((s) => s.replace(/\s/g, '').length >= min && s.length <= max);
 }
 

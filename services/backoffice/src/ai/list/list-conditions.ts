@@ -9,7 +9,11 @@ export const MAX_MULTI_CODES = 1000;
 const escapeLike = (text: string): string => text.replace(/[!%_]/g, (c) => `!${c}`);
 const contains = (col: string, text: string): SqlCondition => ({ sql: `${col} LIKE ? ESCAPE '!'`, bindings: [`%${escapeLike(text)}%`] });
 const equals = (col: string, value: string): SqlCondition => ({ sql: `${col} = ?`, bindings: [value] });
-const splitCodes = (text: string): string[] => text.split(/[,\n\r]+/).map((s) => s.trim()).filter(Boolean);
+const splitCodes = (text: string): string[] =>
+  text
+    .split(/[,\n\r]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Date-time text as stored (local, `yyyy-MM-dd HH:mm:ss`): `T` becomes a space, a zone suffix is dropped. */
 const localDateTime = (text: string): string => text.replace('T', ' ').replace(/(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/, '');
@@ -114,7 +118,10 @@ export function listConditions(r: AiGoodsListRequest, scope: { entrNo?: string }
     });
   }
   if (r.dispCtgNo) {
-    out.push({ sql: 'EXISTS (SELECT 1 FROM disp_ctg_goods d WHERE d.goods_no = g.goods_no AND d.disp_ctg_no = ?)', bindings: [r.dispCtgNo] });
+    out.push({
+      sql: 'EXISTS (SELECT 1 FROM disp_ctg_goods d WHERE d.goods_no = g.goods_no AND d.disp_ctg_no = ?)',
+      bindings: [r.dispCtgNo],
+    });
   }
   const promo: SqlCondition[] = [];
   if (r.mkdpNm) promo.push(contains('m.mkdp_nm', r.mkdpNm));

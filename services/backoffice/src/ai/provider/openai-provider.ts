@@ -71,7 +71,9 @@ export class OpenAiProvider implements AiProvider {
       signal,
     );
     const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-    return Object.fromEntries(Object.keys(AiAutoFillModelOutput.properties).map((k) => [k, text(out[k as keyof AiAutoFillModelOutput])])) as AiAutoFillModelOutput;
+    return Object.fromEntries(
+      Object.keys(AiAutoFillModelOutput.properties).map((k) => [k, text(out[k as keyof AiAutoFillModelOutput])]),
+    ) as AiAutoFillModelOutput;
   }
 
   private async structured<T>(schema: Record<string, unknown>, name: string, messages: BaseMessageLike[], signal: AbortSignal): Promise<T> {
@@ -83,7 +85,11 @@ export class OpenAiProvider implements AiProvider {
     } catch (err) {
       // JSON.parse's SyntaxError reaches here unwrapped when the content is not JSON at all.
       if (err instanceof OutputParserException || err instanceof SyntaxError || (err as Error)?.name === 'OutputParserException') {
-        throw new AppError('AI_BAD_OUTPUT', { message: `The AI provider answered in an unusable form: ${(err as Error).message}`.slice(0, 500), cause: err, isOperational: true });
+        throw new AppError('AI_BAD_OUTPUT', {
+          message: `The AI provider answered in an unusable form: ${(err as Error).message}`.slice(0, 500),
+          cause: err,
+          isOperational: true,
+        });
       }
       throw err;
     }

@@ -37,7 +37,12 @@ export function descriptionMessages(request: DescRequest): BaseMessageLike[] {
       'human',
       dataBlock({
         goods: request.goods,
-        documents: request.pages.map((p) => ({ id: p.id, file_name: p.fileName, page_number: p.pageNumber, text: p.text.slice(0, PAGE_TEXT_LIMIT) })),
+        documents: request.pages.map((p) => ({
+          id: p.id,
+          file_name: p.fileName,
+          page_number: p.pageNumber,
+          text: p.text.slice(0, PAGE_TEXT_LIMIT),
+        })),
         additional_info: request.additionalInfo ?? '',
       }),
     ],

@@ -15,7 +15,8 @@ const MD_CATEGORIES = 'md_ctg';
 function scopedQuery(knex: Knex, scope: GoodsScope): Knex.QueryBuilder {
   const qb = knex.queryBuilder();
   const { mdUserId } = scope;
-  if (mdUserId) withCategoryDescendants(qb, MD_CATEGORIES, (tree) => tree.select('m.std_ctg_no').from('md_std_ctg as m').where('m.user_id', mdUserId));
+  if (mdUserId)
+    withCategoryDescendants(qb, MD_CATEGORIES, (tree) => tree.select('m.std_ctg_no').from('md_std_ctg as m').where('m.user_id', mdUserId));
   return qb;
 }
 

@@ -20,7 +20,8 @@ const NET_DESC = 's.ordAmt - s.cnclAmt DESC';
 const CATEGORY_TREE = 'stat_ctg_tree';
 
 function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): void {
-  if (stdCtgNo) withCategoryDescendants(q, CATEGORY_TREE, (tree) => tree.select('std_ctg_no').from('std_ctg').where('std_ctg_no', stdCtgNo));
+  if (stdCtgNo)
+    withCategoryDescendants(q, CATEGORY_TREE, (tree) => tree.select('std_ctg_no').from('std_ctg').where('std_ctg_no', stdCtgNo));
 }
 
 const inCategoryTree = (q: Knex.QueryBuilder, column: string) => whereInCategories(q, column, CATEGORY_TREE);
@@ -138,7 +139,13 @@ export function goodsTotals(
   return rowQuery(
     knex,
     knex
-      .select(...S_MEASURES, { goodsNo: 's.goods_no', entrNo: 's.entr_no', goodsNm: 'g.goods_nm', imgPath: 'g.img_path', entrNm: 'n.entr_nm' })
+      .select(...S_MEASURES, {
+        goodsNo: 's.goods_no',
+        entrNo: 's.entr_no',
+        goodsNm: 'g.goods_nm',
+        imgPath: 'g.img_path',
+        entrNm: 'n.entr_nm',
+      })
       .from(sums.as('s'))
       .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
       .leftJoin('entr as n', 'n.entr_no', 's.entr_no')

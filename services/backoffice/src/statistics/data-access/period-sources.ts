@@ -106,7 +106,9 @@ function whereGoods(q: Knex.QueryBuilder, alias: string, f: GoodsAttributes): vo
 
 /** The goods that meet the attribute conditions now; at most `limit + 1`. */
 export async function goodsMatching(knex: Knex, f: GoodsAttributes, limit: number): Promise<string[]> {
-  const q = knex('goods as g').select('g.goods_no').limit(limit + 1);
+  const q = knex('goods as g')
+    .select('g.goods_no')
+    .limit(limit + 1);
   whereGoods(q, 'g', f);
   return ((await q) as { goods_no: string }[]).map((r) => r.goods_no);
 }
@@ -143,9 +145,18 @@ const VIEW_ROLLUP = {
   month: [INFLOW_AGGREGATES.dimMonthly, 'agrt_mon'],
 } as const;
 
-function rollupRead(knex: Knex, [table, dateColumn]: readonly [string, string], dim: RollupDim, siteNo: string | undefined, grain: Grain): Knex.QueryBuilder {
+function rollupRead(
+  knex: Knex,
+  [table, dateColumn]: readonly [string, string],
+  dim: RollupDim,
+  siteNo: string | undefined,
+  grain: Grain,
+): Knex.QueryBuilder {
   const bucket = grain === 'month' ? `DATE_FORMAT(a.${dateColumn}, '%Y%m')` : rollupBucket(grain, 'a');
-  const q = knex.select(knex.raw(`${bucket} AS bucket`)).from(`${table} as a`).groupBy('bucket');
+  const q = knex
+    .select(knex.raw(`${bucket} AS bucket`))
+    .from(`${table} as a`)
+    .groupBy('bucket');
   if (grain === 'hour') {
     if ('values' in dim) throw new Error('the hourly rollups have no goods dimensions');
     if (siteNo) q.where('a.site_no', siteNo);
@@ -166,7 +177,9 @@ export function sumEventRollup(
   ranges: readonly DayRange[],
   grain: Grain,
 ): Knex.QueryBuilder {
-  const q = rollupRead(knex, EVENT_ROLLUP[grain], dim, siteNo, grain).select(knex.raw(measureSums('a'))).where('a.agrt_gb_cd', agrtGb);
+  const q = rollupRead(knex, EVENT_ROLLUP[grain], dim, siteNo, grain)
+    .select(knex.raw(measureSums('a')))
+    .where('a.agrt_gb_cd', agrtGb);
   whereInRanges(q, `a.${EVENT_ROLLUP[grain][1]}`, ranges, false);
   return q;
 }

@@ -44,7 +44,12 @@ type Rows<R> = AsyncIterable<R> | Iterable<R>;
  * iteration of `rows` is stopped (its `return()` runs, so a database stream closes) and the
  * first error is thrown.
  */
-export async function writeWorkbook<R>(out: Writable, columns: readonly ExcelColumn<R>[], rows: Rows<R>, options: WorkbookOptions): Promise<void> {
+export async function writeWorkbook<R>(
+  out: Writable,
+  columns: readonly ExcelColumn<R>[],
+  rows: Rows<R>,
+  options: WorkbookOptions,
+): Promise<void> {
   const perSheet = (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1;
   if (perSheet < 1) throw new Error('maxRowsPerSheet must leave room for a data row under the header');
   const zip = new ZipFile();
@@ -94,7 +99,10 @@ export async function writeWorkbook<R>(out: Writable, columns: readonly ExcelCol
         openSheet();
       }
       rowNumber += 1;
-      xml += rowXml(rowNumber, columns.map((c) => c.value(row)));
+      xml += rowXml(
+        rowNumber,
+        columns.map((c) => c.value(row)),
+      );
       if (xml.length >= CHUNK_CHARS) await flush();
     }
     await closeSheet();
@@ -149,16 +157,18 @@ export async function sendWorkbook<R>(
     await writeWorkbook(res, columns, all(), options);
   } catch (err) {
     if (isClientGone(err)) logger.info('Excel download stopped: the client closed the connection', { sheet: options.sheetName });
-    else logger.error('Excel download failed after the response started', { sheet: options.sheetName, err: String(err), stack: (err as Error).stack });
+    else
+      logger.error('Excel download failed after the response started', {
+        sheet: options.sheetName,
+        err: String(err),
+        stack: (err as Error).stack,
+      });
     res.destroy();
   }
 }
 
 /** Path separators and control characters never reach the client's file system. */
-const safeFileName = (name: string) =>
-  name
-    .replace(/[\\/\u0000-\u001f\u007f]/g, '_')
-    .trim();
+const safeFileName = (name: string) => name.replace(/[\\/\u0000-\u001f\u007f]/g, '_').trim();
 
 /** The requested name with `.xlsx`, or the default; the ASCII fallback is the default name. */
 export function attachmentHeader(requested: string | undefined, defaultName: string): string {

@@ -1,4 +1,12 @@
-import { AGRT_GB, type AgrtGb, type CategoryStatusRow, type EnterpriseStatusRow, type GoodsStatusRow, type OrderStatusRow, type PayWayStatusRow } from '@bo/contracts';
+import {
+  AGRT_GB,
+  type AgrtGb,
+  type CategoryStatusRow,
+  type EnterpriseStatusRow,
+  type GoodsStatusRow,
+  type OrderStatusRow,
+  type PayWayStatusRow,
+} from '@bo/contracts';
 import type { ExcelColumn } from './excel-writer.ts';
 
 /**
@@ -36,7 +44,11 @@ function measureColumns<R extends MeasureRow>(agrtGb: AgrtGb, netAmt: (r: R) => 
 
 /** Period grid: the bucket, the discounts and their total, the measures, the inflow count. */
 export const periodColumns = (agrtGb: AgrtGb, calendarType: 'date' | 'month'): ExcelColumn<OrderStatusRow>[] => {
-  const [dc2, dc3, ...rest] = measureColumns<OrderStatusRow>(agrtGb, (r) => r.finalOrdAmt, (r) => r.finalOrdQty);
+  const [dc2, dc3, ...rest] = measureColumns<OrderStatusRow>(
+    agrtGb,
+    (r) => r.finalOrdAmt,
+    (r) => r.finalOrdQty,
+  );
   return [
     col(calendarType === 'month' ? '월' : '일자', (r) => r.agrtDt),
     dc2!,
@@ -49,7 +61,11 @@ export const periodColumns = (agrtGb: AgrtGb, calendarType: 'date' | 'month'): E
 
 export const hourlyColumns = (agrtGb: AgrtGb): ExcelColumn<OrderStatusRow>[] => [
   col('시간대', (r) => r.agrtDt),
-  ...measureColumns<OrderStatusRow>(agrtGb, (r) => r.finalOrdAmt, (r) => r.finalOrdQty),
+  ...measureColumns<OrderStatusRow>(
+    agrtGb,
+    (r) => r.finalOrdAmt,
+    (r) => r.finalOrdQty,
+  ),
   col('상품상세 유입수', (r) => r.infCnt),
 ];
 
@@ -59,7 +75,11 @@ export const categoryColumns = (agrtGb: AgrtGb): ExcelColumn<CategoryStatusRow>[
   col('사이트명', (r) => r.siteNm),
   col('MD ID', (r) => r.mdId),
   col('MD명', (r) => r.mdNm),
-  ...measureColumns<CategoryStatusRow>(agrtGb, (r) => r.finalOrdAmt, (r) => r.finalOrdQty),
+  ...measureColumns<CategoryStatusRow>(
+    agrtGb,
+    (r) => r.finalOrdAmt,
+    (r) => r.finalOrdQty,
+  ),
 ];
 
 export const payWayColumns = (agrtGb: AgrtGb): ExcelColumn<PayWayStatusRow>[] => [
@@ -69,7 +89,11 @@ export const payWayColumns = (agrtGb: AgrtGb): ExcelColumn<PayWayStatusRow>[] =>
   col('결제수단코드', (r) => r.payWayCd),
   col('결제수단명', (r) => r.payWayNm),
   col('사이트명', (r) => r.siteNm),
-  ...measureColumns<PayWayStatusRow>(agrtGb, (r) => r.finalOrdAmt, (r) => r.finalOrdQty),
+  ...measureColumns<PayWayStatusRow>(
+    agrtGb,
+    (r) => r.finalOrdAmt,
+    (r) => r.finalOrdQty,
+  ),
 ];
 
 export const goodsColumns = (agrtGb: AgrtGb): ExcelColumn<GoodsStatusRow>[] => [
@@ -79,12 +103,20 @@ export const goodsColumns = (agrtGb: AgrtGb): ExcelColumn<GoodsStatusRow>[] => [
   col('공급사번호', (r) => r.entrNo),
   col('공급사명', (r) => r.entrNm),
   col('사이트명', (r) => r.siteNm),
-  ...measureColumns<GoodsStatusRow>(agrtGb, (r) => r.realOrdAmt, (r) => r.realOrdQty),
+  ...measureColumns<GoodsStatusRow>(
+    agrtGb,
+    (r) => r.realOrdAmt,
+    (r) => r.realOrdQty,
+  ),
 ];
 
 export const enterpriseColumns = (agrtGb: AgrtGb): ExcelColumn<EnterpriseStatusRow>[] => [
   col('공급사번호', (r) => r.entrNo),
   col('공급사명', (r) => r.entrNm),
   col('사이트명', (r) => r.siteNm),
-  ...measureColumns<EnterpriseStatusRow>(agrtGb, (r) => r.finalOrdAmt, (r) => r.finalOrdQty),
+  ...measureColumns<EnterpriseStatusRow>(
+    agrtGb,
+    (r) => r.finalOrdAmt,
+    (r) => r.finalOrdQty,
+  ),
 ];

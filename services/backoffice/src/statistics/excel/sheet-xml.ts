@@ -20,7 +20,8 @@ const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml';
 /** Excel refuses a cell longer than this. */
 const MAX_CELL_TEXT = 32_767;
 /** Characters XML 1.0 cannot carry at all (also as references), and lone surrogates. */
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const MARKUP = /[&<>"]/g;
 /** Text that starts or ends with white space keeps it only when marked so. */
 const EDGE_SPACE = /^\s|\s$/;
@@ -84,7 +85,10 @@ export function packageParts(sheetNames: readonly string[]): { path: string; xml
   );
   const sheetTypes = sheetNames.map((_, i) => `<Override PartName="/${sheetPath(i)}" ContentType="${TYPE}.worksheet+xml"/>`);
   return [
-    { path: 'xl/workbook.xml', xml: `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets>${sheets.join('')}</sheets></workbook>` },
+    {
+      path: 'xl/workbook.xml',
+      xml: `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets>${sheets.join('')}</sheets></workbook>`,
+    },
     {
       path: 'xl/_rels/workbook.xml.rels',
       xml: `${XML_HEAD}<Relationships xmlns="${PKG_REL_NS}">${sheetRels.join('')}<Relationship Id="rId${sheetNames.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,

@@ -66,14 +66,25 @@ export const CATEGORIES = [
   ctg('02', null, '패션잡화', 1),
   ctg('0201', '02', '신발', 2, { md_id: 'md002' }),
   ctg('020101', '0201', '운동화', 3),
-  ctg('02010101', '020101', '러닝화', 4, { goods_noti_lisart_cd: '02', sz_gde_use_yn: 'Y', sz_gde_reg_meth_cd: '20', sz_gde_cd: 'SZ_SHOES' }),
+  ctg('02010101', '020101', '러닝화', 4, {
+    goods_noti_lisart_cd: '02',
+    sz_gde_use_yn: 'Y',
+    sz_gde_reg_meth_cd: '20',
+    sz_gde_cd: 'SZ_SHOES',
+  }),
   ctg('02010102', '020101', '스니커즈', 4, { goods_noti_lisart_cd: '02' }),
   ctg('03', null, '가전', 1),
   ctg('0301', '03', '주방가전', 2, { md_id: 'md003' }),
   ctg('030101', '0301', '밥솥', 3),
   ctg('03010101', '030101', '전기밥솥', 4, { goods_noti_lisart_cd: '08', safe_certi_need_yn: 'Y', safe_certi_tgt_yn: 'Y', md_id: 'md004' }),
 ];
-const att = (no: string, cd: string, nm: string, typ: string, seq: number) => ({ std_ctg_no: no, att_cd: cd, att_nm: nm, att_val_typ_cd: typ, disp_seq: seq });
+const att = (no: string, cd: string, nm: string, typ: string, seq: number) => ({
+  std_ctg_no: no,
+  att_cd: cd,
+  att_nm: nm,
+  att_val_typ_cd: typ,
+  disp_seq: seq,
+});
 export const ATTRIBUTES = [
   ...['01010101', '01010102', '01010201'].flatMap((no) => [
     att(no, 'COLOR', '색상', '10', 1),
@@ -83,7 +94,13 @@ export const ATTRIBUTES = [
   ...['02010101', '02010102'].flatMap((no) => [att(no, 'COLOR', '색상', '10', 1), att(no, 'SHOE_SIZE', '사이즈(mm)', '40', 2)]),
   att('03010101', 'CAPACITY', '용량', '30', 1),
 ];
-const noti = (cd: string, items: string[]) => items.map((nm, i) => ({ goods_noti_lisart_cd: cd, goods_noti_item_cd: String(i + 1).padStart(3, '0'), noti_item_nm: nm, disp_seq: i + 1 }));
+const noti = (cd: string, items: string[]) =>
+  items.map((nm, i) => ({
+    goods_noti_lisart_cd: cd,
+    goods_noti_item_cd: String(i + 1).padStart(3, '0'),
+    noti_item_nm: nm,
+    disp_seq: i + 1,
+  }));
 export const NOTICE_ITEMS = [
   ...noti('01', ['제품 소재', '색상', '치수', '제조자(수입자)', '제조국']),
   ...noti('02', ['제품 주소재', '색상', '치수', '제조자(수입자)']),
@@ -165,13 +182,18 @@ export const goodsRow = (goodsNo: string, over: Record<string, unknown> = {}) =>
 export function expectFieldRefused(res: Response, field: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(900);
   expect(res.body.code).to.equal('1000');
-  expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(res.body)).to.include(field);
+  expect(
+    res.body.errors.map((e: { field: string }) => e.field),
+    JSON.stringify(res.body),
+  ).to.include(field);
 }
 
 /** CHECKSUM TABLE of every table of the database: equal before and after means nothing was written. */
 export async function tableChecksums(knex: Knex): Promise<Record<string, unknown>> {
   const [tables] = (await knex.raw('SHOW TABLES')) as unknown as [Record<string, string>[]];
   const names = tables.map((t) => Object.values(t)[0]!);
-  const [rows] = (await knex.raw(`CHECKSUM TABLE ${names.map((n) => `\`${n}\``).join(', ')}`)) as unknown as [{ Table: string; Checksum: unknown }[]];
+  const [rows] = (await knex.raw(`CHECKSUM TABLE ${names.map((n) => `\`${n}\``).join(', ')}`)) as unknown as [
+    { Table: string; Checksum: unknown }[],
+  ];
   return Object.fromEntries(rows.map((r) => [r.Table, r.Checksum]));
 }

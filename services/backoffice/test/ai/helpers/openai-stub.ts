@@ -39,13 +39,19 @@ export class OpenAiStub {
         const send = () => {
           if (res.destroyed) return;
           if ('status' in answer) {
-            res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'stub failure', type: 'server_error' } }));
+            res
+              .writeHead(answer.status, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: { message: 'stub failure', type: 'server_error' } }));
             return;
           }
           // With tools (structured output by function calling) the answer is a call of the forced tool.
           const tool = (body.tools?.[0] as { function?: { name: string } } | undefined)?.function?.name;
           const message = tool
-            ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: tool, arguments: answer.content } }] }
+            ? {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ id: 'call_1', type: 'function', function: { name: tool, arguments: answer.content } }],
+              }
             : { role: 'assistant', content: answer.content };
           res.writeHead(200, { 'content-type': 'application/json' }).end(
             JSON.stringify({

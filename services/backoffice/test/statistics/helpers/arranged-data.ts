@@ -3,12 +3,31 @@ import { createRandom, type Random } from '@bo/data-generator';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { DAILY_KINDS } from '@bo/contracts';
 
-
-export interface Site { site_no: string; site_nm: string }
-export interface Entr { entr_no: string; entr_nm: string }
-export interface Brand { brand_no: string; brand_nm: string }
-export interface BoUser { user_id: string; user_nm: string; work_grp_cd: string; entr_no: string | null }
-export interface Category { std_ctg_no: string; upr_std_ctg_no: string | null; std_ctg_nm: string; depth: number; leaf_yn: 'Y' | 'N' }
+export interface Site {
+  site_no: string;
+  site_nm: string;
+}
+export interface Entr {
+  entr_no: string;
+  entr_nm: string;
+}
+export interface Brand {
+  brand_no: string;
+  brand_nm: string;
+}
+export interface BoUser {
+  user_id: string;
+  user_nm: string;
+  work_grp_cd: string;
+  entr_no: string | null;
+}
+export interface Category {
+  std_ctg_no: string;
+  upr_std_ctg_no: string | null;
+  std_ctg_nm: string;
+  depth: number;
+  leaf_yn: 'Y' | 'N';
+}
 export interface Goods {
   goods_no: string;
   goods_nm: string;
@@ -18,8 +37,18 @@ export interface Goods {
   md_id: string | null;
   img_path: string | null;
 }
-export interface Code { grp_cd: string; cd: string; cd_nm: string }
-export interface Ord { ord_no: string; site_no: string; mbr_no: string; ord_dtm: string; pay_way_cd: string }
+export interface Code {
+  grp_cd: string;
+  cd: string;
+  cd_nm: string;
+}
+export interface Ord {
+  ord_no: string;
+  site_no: string;
+  mbr_no: string;
+  ord_dtm: string;
+  pay_way_cd: string;
+}
 export interface Evt {
   ord_no: string;
   ord_goods_seq: number;
@@ -33,7 +62,11 @@ export interface Evt {
   dc_amt_2nd: number;
   dc_amt_3rd: number;
 }
-export interface Inflow { goods_no: string; site_no: string; inflow_dtm: string }
+export interface Inflow {
+  goods_no: string;
+  site_no: string;
+  inflow_dtm: string;
+}
 
 export interface Arranged {
   sites: Site[];
@@ -87,7 +120,13 @@ function categoryTree(): Category[] {
         out.push({ std_ctg_no: low, upr_std_ctg_no: mid, std_ctg_nm: `소분류${a}-${b}-${c}`, depth: 3, leaf_yn: hasLeaves ? 'N' : 'Y' });
         if (hasLeaves)
           for (let d = 1; d <= 2; d++)
-            out.push({ std_ctg_no: `C${a}${b}${c}${d}`, upr_std_ctg_no: low, std_ctg_nm: `세분류${a}-${b}-${c}-${d}`, depth: 4, leaf_yn: 'Y' });
+            out.push({
+              std_ctg_no: `C${a}${b}${c}${d}`,
+              upr_std_ctg_no: low,
+              std_ctg_nm: `세분류${a}-${b}-${c}-${d}`,
+              depth: 4,
+              leaf_yn: 'Y',
+            });
       }
     }
   }
@@ -181,14 +220,16 @@ export function arrange(o: ArrangeOptions): Arranged {
       ord_dtm: timeIn(r, r.pick(o.orderDays)),
       pay_way_cd: r.pick(payWays),
     };
-    addOrder(ord, Array.from({ length: r.int(1, 3) }, () => ({ goods: r.pick(goods), qty: r.int(1, 4) })));
+    addOrder(
+      ord,
+      Array.from({ length: r.int(1, 3) }, () => ({ goods: r.pick(goods), qty: r.int(1, 4) })),
+    );
   }
   // Month-end edge: ordered on the last second of January, cancelled on the first second of February.
   for (const [n, g] of [goods[0]!, goods[1]!].entries()) {
-    addOrder(
-      { ord_no: `OEDGE${n}`, site_no: 'S01', mbr_no: 'M1', ord_dtm: '2026-01-31 23:59:59', pay_way_cd: '10' },
-      [{ goods: g, qty: 2, cancel: '2026-02-01 00:00:00' }],
-    );
+    addOrder({ ord_no: `OEDGE${n}`, site_no: 'S01', mbr_no: 'M1', ord_dtm: '2026-01-31 23:59:59', pay_way_cd: '10' }, [
+      { goods: g, qty: 2, cancel: '2026-02-01 00:00:00' },
+    ]);
   }
   const inflows: Inflow[] = Array.from({ length: o.inflows }, () => ({
     goods_no: r.pick(goods).goods_no,
@@ -205,7 +246,11 @@ export async function insertArranged(knex: Knex, a: Arranged): Promise<void> {
   await knex.batchInsert('bo_user', a.users, 500);
   await knex.batchInsert('std_ctg', a.categories, 500);
   await knex.batchInsert('cm_cd', a.codes, 500);
-  await knex.batchInsert('goods', a.goods.map((g) => ({ ...g, sale_stat_cd: '10', goods_reg_dtm: '2025-10-01 00:00:00' })), 500);
+  await knex.batchInsert(
+    'goods',
+    a.goods.map((g) => ({ ...g, sale_stat_cd: '10', goods_reg_dtm: '2025-10-01 00:00:00' })),
+    500,
+  );
   await knex.batchInsert('ord', a.ords, 500);
   await knex.batchInsert('ord_stat_evt', a.events, 500);
   await knex.batchInsert('goods_inflow_log', a.inflows, 500);

@@ -120,7 +120,8 @@ export function months(from: string, to: string): string[] {
 export function echoOf(a: Arranged, c: Conditions): Record<string, string | undefined> {
   const echo: Record<string, string | undefined> = {};
   if (c.siteNo) Object.assign(echo, { siteNo: c.siteNo, siteNm: a.sites.find((s) => s.site_no === c.siteNo)?.site_nm });
-  if (c.stdCtgNo) Object.assign(echo, { stdCtgNo: c.stdCtgNo, stdCtgNm: a.categories.find((x) => x.std_ctg_no === c.stdCtgNo)?.std_ctg_nm });
+  if (c.stdCtgNo)
+    Object.assign(echo, { stdCtgNo: c.stdCtgNo, stdCtgNm: a.categories.find((x) => x.std_ctg_no === c.stdCtgNo)?.std_ctg_nm });
   if (c.mdId) Object.assign(echo, { mdId: c.mdId, mdNm: a.users.find((u) => u.user_id === c.mdId)?.user_nm });
   if (c.entrNo) Object.assign(echo, { entrNo: c.entrNo, entrNm: a.entrs.find((x) => x.entr_no === c.entrNo)?.entr_nm });
   if (c.brandNo) Object.assign(echo, { brandNm: a.brands.find((b) => b.brand_no === c.brandNo)?.brand_nm });
@@ -177,7 +178,10 @@ function groupSorted<K>(events: Evt[], keyOf: (e: Evt) => string, toKey: (k: str
   }
   return [...groups.entries()]
     .map(([k, es]) => ({ key: toKey(k), rawKey: k, sums: sumOf(es) }))
-    .sort((x, y) => y.sums.ordAmt - y.sums.cnclAmt - (x.sums.ordAmt - x.sums.cnclAmt) || (x.rawKey < y.rawKey ? -1 : x.rawKey > y.rawKey ? 1 : 0));
+    .sort(
+      (x, y) =>
+        y.sums.ordAmt - y.sums.cnclAmt - (x.sums.ordAmt - x.sums.cnclAmt) || (x.rawKey < y.rawKey ? -1 : x.rawKey > y.rawKey ? 1 : 0),
+    );
 }
 
 export interface RangeQuery {
@@ -217,7 +221,11 @@ export function payWayRows(a: Arranged, q: RangeQuery & { payWayCd?: string }) {
   const events = aggregatedEvents(a, q.agrtGb, q.from, q.to, q.built, q.siteNo).filter(
     (e) => !q.payWayCd || payWay.get(e.ord_no) === q.payWayCd,
   );
-  return groupSorted(events, (e) => payWay.get(e.ord_no)!, (k) => k).map(({ key, sums }) => ({
+  return groupSorted(
+    events,
+    (e) => payWay.get(e.ord_no)!,
+    (k) => k,
+  ).map(({ key, sums }) => ({
     siteNo: q.siteNo ?? null,
     agrtDt: `${q.from.replaceAll('-', '')}~${q.to.replaceAll('-', '')}`,
     agrtGb: q.agrtGb,
@@ -234,7 +242,11 @@ export function goodsRows(a: Arranged, q: RangeQuery & { goodsNo?: string; entrN
   const events = aggregatedEvents(a, q.agrtGb, q.from, q.to, q.built, q.siteNo).filter(
     (e) => (!q.goodsNo || e.goods_no === q.goodsNo) && (!q.entrNo || goods.get(e.goods_no)!.entr_no === q.entrNo),
   );
-  return groupSorted(events, (e) => e.goods_no, (k) => k).map(({ key, sums }) => {
+  return groupSorted(
+    events,
+    (e) => e.goods_no,
+    (k) => k,
+  ).map(({ key, sums }) => {
     const g = goods.get(key)!;
     const net = netOf(sums);
     return {
@@ -262,7 +274,11 @@ export function enterpriseRows(a: Arranged, q: RangeQuery & { entrNo?: string })
   const events = aggregatedEvents(a, q.agrtGb, q.from, q.to, q.built, q.siteNo).filter(
     (e) => !q.entrNo || goods.get(e.goods_no)!.entr_no === q.entrNo,
   );
-  return groupSorted(events, (e) => goods.get(e.goods_no)!.entr_no, (k) => k).map(({ key, sums }) => ({
+  return groupSorted(
+    events,
+    (e) => goods.get(e.goods_no)!.entr_no,
+    (k) => k,
+  ).map(({ key, sums }) => ({
     entrNo: key,
     entrNm: a.entrs.find((x) => x.entr_no === key)!.entr_nm,
     siteNm,

@@ -12,8 +12,7 @@ export const supplierAuth = (entrNo: string) => bearer({ sub: `entr.${entrNo}`, 
 /** N of the TOP-N list in these tests, smaller than the number of categories so the cut shows. */
 export const TEST_TOP_N = 4;
 
-export const statisticsDatabase = (label: string): Promise<TestDatabase> =>
-  createTestDatabase(label, boMigrations);
+export const statisticsDatabase = (label: string): Promise<TestDatabase> => createTestDatabase(label, boMigrations);
 
 export function statisticsApp(db: TestDatabase, clock?: () => Date): Express {
   const config = loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, STATISTICS_TOP_N: String(TEST_TOP_N) });
@@ -32,7 +31,10 @@ export const binary = (res: unknown, done: (err: Error | null, body: Buffer) => 
 export function expectFieldRefused(res: Response, field: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(900);
   expect(res.body.code).to.equal('1000');
-  expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(res.body)).to.include(field);
+  expect(
+    res.body.errors.map((e: { field: string }) => e.field),
+    JSON.stringify(res.body),
+  ).to.include(field);
 }
 
 /** The supplier-scope refusal: a real 403 with the ErrorCode body. */

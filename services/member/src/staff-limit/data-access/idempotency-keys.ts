@@ -35,7 +35,14 @@ export async function findIdempotencyKey(db: Knex, key: string): Promise<Idempot
 }
 
 /** Take over a claim whose owner's lease ran out; 1 when this caller now owns it. */
-export async function takeOverIdempotencyClaim(db: Knex, key: string, previousOwner: string | null, ownerId: string, leaseEnd: string, now: string): Promise<number> {
+export async function takeOverIdempotencyClaim(
+  db: Knex,
+  key: string,
+  previousOwner: string | null,
+  ownerId: string,
+  leaseEnd: string,
+  now: string,
+): Promise<number> {
   return db('staff_dc_lim_idem')
     .where({ idem_key: key, proc_stat: 'PROCESSING' })
     .andWhere('owner_id', previousOwner)
@@ -44,7 +51,13 @@ export async function takeOverIdempotencyClaim(db: Knex, key: string, previousOw
 }
 
 /** Store the outcome; 0 when this caller no longer owns the claim (its lease was taken over). */
-export async function recordIdempotencyOutcome(trx: Knex.Transaction, key: string, ownerId: string, status: number, body: string | null): Promise<number> {
+export async function recordIdempotencyOutcome(
+  trx: Knex.Transaction,
+  key: string,
+  ownerId: string,
+  status: number,
+  body: string | null,
+): Promise<number> {
   return trx('staff_dc_lim_idem')
     .where({ idem_key: key, owner_id: ownerId, proc_stat: 'PROCESSING' })
     .update({ proc_stat: 'DONE', owner_id: null, resp_status: status, resp_body: body });

@@ -21,7 +21,11 @@ export async function findMemberWithLimit(db: Knex, mbrNo: string): Promise<(Mem
  * active staff, has no limit row, or the rule refuses the change. Returns the new row's
  * number (hist_no), or undefined when nothing was written.
  */
-export async function insertHistoryFromLockedLimit(trx: Knex.Transaction, change: HistoryRequest, rule: BalanceRule): Promise<number | undefined> {
+export async function insertHistoryFromLockedLimit(
+  trx: Knex.Transaction,
+  change: HistoryRequest,
+  rule: BalanceRule,
+): Promise<number | undefined> {
   const [result] = (await trx.raw(
     `INSERT INTO staff_dc_lim_hist
        (mbr_no, rsrv_use_gb_cd, req_amt, aply_amt, bef_rmnd_amt, aft_rmnd_amt, ord_no, claim_no, ord_fvr_cost_seq, idem_key, reg_dtm)
@@ -46,8 +50,8 @@ export async function insertHistoryFromLockedLimit(trx: Knex.Transaction, change
 
 /** The stored balance becomes the "after" of the change's history row: the two cannot differ. */
 export async function setRemainingFromHistory(trx: Knex.Transaction, histNo: number, at: string): Promise<void> {
-  await trx.raw('UPDATE staff_dc_lim l JOIN staff_dc_lim_hist h ON h.mbr_no = l.mbr_no SET l.rmnd_amt = h.aft_rmnd_amt, l.upd_dtm = ? WHERE h.hist_no = ?', [
-    at,
-    histNo,
-  ]);
+  await trx.raw(
+    'UPDATE staff_dc_lim l JOIN staff_dc_lim_hist h ON h.mbr_no = l.mbr_no SET l.rmnd_amt = h.aft_rmnd_amt, l.upd_dtm = ? WHERE h.hist_no = ?',
+    [at, histNo],
+  );
 }
