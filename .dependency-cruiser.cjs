@@ -6,8 +6,27 @@
 /** Production code: what the services run. The test tooling and the data generator are not. */
 const PRODUCTION = '^(packages/(contracts|db|aggregates|service-kit)|services/[^/]+)/src/';
 
+/** The arrows between production packages that the README's Layout draws; any other is an error. */
+const MAY_IMPORT = {
+  'packages/contracts': [],
+  'packages/db': [],
+  'packages/service-kit': ['packages/contracts'],
+  'packages/aggregates': ['packages/contracts', 'packages/db'],
+  'services/member': ['packages/contracts', 'packages/db', 'packages/service-kit'],
+  'services/backoffice': ['packages/contracts', 'packages/db', 'packages/service-kit', 'packages/aggregates'],
+  'services/aggregation-worker': ['packages/contracts', 'packages/db', 'packages/service-kit', 'packages/aggregates'],
+};
+const packageArrows = Object.entries(MAY_IMPORT).map(([from, to]) => ({
+  name: `layout-${from.split('/')[1]}`,
+  severity: 'error',
+  comment: `${from} may import only ${to.join(', ') || 'no workspace package'} (README › Layout).`,
+  from: { path: `^${from}/src/` },
+  to: { path: '^(packages|services)/[^/]+/', pathNot: [`^${from}/`, ...to.map((t) => `^${t}/`)] },
+}));
+
 module.exports = {
   forbidden: [
+    ...packageArrows,
     {
       name: 'no-circular',
       severity: 'error',

@@ -2,7 +2,8 @@
  * `pnpm test [path …]`: the mocha suites, one package at a time (the machine has two cores and one
  * MariaDB), then one closing line `N passed, N failed`. Exit code 1 if anything failed.
  *
- * Without a path: a workspace typecheck, the README configuration-table check and every package.
+ * Without a path: a workspace typecheck, the README configuration-table, structure and formatting
+ * checks, and every package.
  * With paths (relative to where the command was typed): a package folder runs that package, a
  * test file or a folder inside a package's `test/` runs only those files. A path that does not
  * exist or holds no test, and a run that executes no test at all, are failures with a message.
@@ -20,6 +21,9 @@ const USAGE = `usage: pnpm test [path …]
   services/member   one package
   services/member/test/staff-limit-change.test.ts
                     one test file (several paths may be given; folders inside test/ too)`;
+
+/** The folders the structure check reads (the same as `pnpm lint:structure`). */
+const LINTED = ['packages', 'services', 'tools', 'bench', 'scripts', 'tests'];
 
 const isTestFile = (file: string) => file.endsWith('.test.ts');
 const testFilesIn = (dir: string): string[] =>
@@ -113,12 +117,19 @@ if (process.argv.length <= 2) {
     failed += 1;
     failedParts.push('typecheck');
   }
-  console.log('=== README configuration table matches the config schemas ===');
-  const configTable = await run(join(root, 'node_modules/.bin/tsx'), ['scripts/config-table.ts', '--check'], root);
-  if (configTable.code === 0) passed += 1;
-  else {
-    failed += 1;
-    failedParts.push('README configuration table');
+  const checks: [title: string, command: string, args: string[]][] = [
+    ['README configuration table matches the config schemas', 'tsx', ['scripts/config-table.ts', '--check']],
+    ['structure: no import cycle, layers one way (dependency-cruiser)', 'depcruise', ['--config', '.dependency-cruiser.cjs', ...LINTED]],
+    ['formatting (prettier --check)', 'prettier', ['--check', '--log-level', 'warn', '.']],
+  ];
+  for (const [title, command, args] of checks) {
+    console.log(`=== ${title} ===`);
+    const check = await run(join(root, 'node_modules/.bin', command), args, root);
+    if (check.code === 0) passed += 1;
+    else {
+      failed += 1;
+      failedParts.push(title);
+    }
   }
 }
 
