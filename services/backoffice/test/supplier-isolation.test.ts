@@ -179,17 +179,15 @@ async function arrangeEverything(db: TestDatabase): Promise<Arranged> {
         Array.from({ length: (i % 4) + 1 }, (_, k) => restockRequest(g.goods_no, { mbr_no: `M${k}`, noti_yn: k === 3 ? 'Y' : 'N' })),
       ),
     );
-  await db
-    .knex('goods_qna')
-    .insert(
-      a.goods.map((g, i) =>
-        question(g.goods_no, {
-          entr_no: g.entr_no,
-          proc_stat_cd: i % 3 === 0 ? '20' : '10',
-          quest_dtm: `2026-02-0${(i % 9) + 1} 10:00:00`,
-        }),
-      ),
-    );
+  await db.knex('goods_qna').insert(
+    a.goods.map((g, i) =>
+      question(g.goods_no, {
+        entr_no: g.entr_no,
+        proc_stat_cd: i % 3 === 0 ? '20' : '10',
+        quest_dtm: `2026-02-0${(i % 9) + 1} 10:00:00`,
+      }),
+    ),
+  );
   await db
     .knex('goods_review')
     .insert(
@@ -198,16 +196,14 @@ async function arrangeEverything(db: TestDatabase): Promise<Arranged> {
       ),
     );
   await db.knex('cm_cd').insert({ grp_cd: 'PR050', cd: '10', cd_nm: '상세설명' });
-  await db
-    .knex('goods_doc_page')
-    .insert(
-      a.goods.map((g) => ({
-        goods_no: g.goods_no,
-        file_nm: `${g.goods_no}.pdf`,
-        page_no: 1,
-        page_text: `${g.goods_nm}은 가볍고 튼튼한 소재로 만들었습니다.\n세탁기 사용이 가능합니다.`,
-      })),
-    );
+  await db.knex('goods_doc_page').insert(
+    a.goods.map((g) => ({
+      goods_no: g.goods_no,
+      file_nm: `${g.goods_no}.pdf`,
+      page_no: 1,
+      page_text: `${g.goods_nm}은 가볍고 튼튼한 소재로 만들었습니다.\n세탁기 사용이 가능합니다.`,
+    })),
+  );
   return a;
 }
 

@@ -122,15 +122,13 @@ describe('AI auto-fill on the demo data', () => {
       const leaf = await db.knex('std_ctg').where({ std_ctg_nm: '무선이어폰', leaf_yn: 'Y' }).first();
       const template = await db.knex('goods').orderBy('goods_no').first();
       const brand = await db.knex('brand').where({ brand_nm: '삼성전자' }).first();
-      await db
-        .knex('goods')
-        .insert({
-          ...template,
-          goods_no: 'GD9001',
-          goods_nm: '삼성전자 갤럭시 버즈2 프로 블랙',
-          std_ctg_no: leaf.std_ctg_no,
-          brand_no: brand.brand_no,
-        });
+      await db.knex('goods').insert({
+        ...template,
+        goods_no: 'GD9001',
+        goods_nm: '삼성전자 갤럭시 버즈2 프로 블랙',
+        std_ctg_no: leaf.std_ctg_no,
+        brand_no: brand.brand_no,
+      });
       app = aiApp(db); // a fresh masters cache that has read the new goods
       const after = await fill(name);
       expect(after.stdCtgNo).to.equal(leaf.std_ctg_no);

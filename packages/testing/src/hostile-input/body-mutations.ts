@@ -207,12 +207,10 @@ export function hostileBody(op: OperationSpec, sample: SampleRequest, options: H
     contentEncoding: encoding,
   });
   // Some duplicate keys in the text: the parser keeps the last, so only reads may get them.
-  const duplicated = fc
-    .tuple(mutated, fc.constantFrom(...(keys.length ? keys : ['x'])), hostileJsonValue())
-    .map(([b, k, v]) => ({
-      text: jsonText(b).replace(/}$/, `${Object.keys(b).length ? ',' : ''}${JSON.stringify(k)}:${jsonText(v)}}`),
-      contentType: 'application/json',
-    }));
+  const duplicated = fc.tuple(mutated, fc.constantFrom(...(keys.length ? keys : ['x'])), hostileJsonValue()).map(([b, k, v]) => ({
+    text: jsonText(b).replace(/}$/, `${Object.keys(b).length ? ',' : ''}${JSON.stringify(k)}:${jsonText(v)}}`),
+    contentType: 'application/json',
+  }));
   const tooLarge = fc
     .constantFrom('x', '😀')
     .map((c) => ({ text: JSON.stringify({ ...start, pad: c.repeat(1_100_000 / c.length) }), contentType: 'application/json' }));
