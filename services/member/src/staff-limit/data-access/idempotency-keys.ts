@@ -50,19 +50,6 @@ export async function takeOverIdempotencyClaim(
     .update({ owner_id: ownerId, lease_end_dtm: leaseEnd });
 }
 
-/** Store the outcome; 0 when this caller no longer owns the claim (its lease was taken over). */
-export async function recordIdempotencyOutcome(
-  trx: Knex.Transaction,
-  key: string,
-  ownerId: string,
-  status: number,
-  body: string | null,
-): Promise<number> {
-  return trx('staff_dc_lim_idem')
-    .where({ idem_key: key, owner_id: ownerId, proc_stat: 'PROCESSING' })
-    .update({ proc_stat: 'DONE', owner_id: null, resp_status: status, resp_body: body });
-}
-
 export async function deleteIdempotencyClaim(db: Knex, key: string, ownerId: string): Promise<void> {
   await db('staff_dc_lim_idem').where({ idem_key: key, owner_id: ownerId, proc_stat: 'PROCESSING' }).delete();
 }
