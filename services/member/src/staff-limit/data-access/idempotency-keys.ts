@@ -20,7 +20,7 @@ export async function insertIdempotencyClaim(
 }
 
 export async function findIdempotencyKey(db: Knex, key: string): Promise<IdempotencyRow | undefined> {
-  return db('staff_dc_lim_idem')
+  return (await db('staff_dc_lim_idem')
     .select({
       reqHash: 'req_hash',
       procStat: 'proc_stat',
@@ -31,7 +31,7 @@ export async function findIdempotencyKey(db: Knex, key: string): Promise<Idempot
       expDtm: 'exp_dtm',
     })
     .where({ idem_key: key })
-    .first();
+    .first()) as IdempotencyRow | undefined;
 }
 
 /** Take over a claim whose owner's lease ran out; 1 when this caller now owns it. */

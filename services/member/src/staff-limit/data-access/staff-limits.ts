@@ -5,11 +5,11 @@ import type { HistoryRequest, LimitRow, MemberRow, ProcedureOutcome } from '../m
 /** Staff discount limit SQL: members, limits and the history of changes. */
 
 export async function findMemberWithLimit(db: Knex, mbrNo: string): Promise<(MemberRow & Partial<LimitRow>) | undefined> {
-  return db('mbr as m')
+  return (await db('mbr as m')
     .leftJoin('staff_dc_lim as l', 'l.mbr_no', 'm.mbr_no')
     .select({ mbrNo: 'm.mbr_no', mbrStatCd: 'm.mbr_stat_cd', staffYn: 'm.staff_yn', limAmt: 'l.lim_amt', rmndAmt: 'l.rmnd_amt' })
     .where('m.mbr_no', mbrNo)
-    .first();
+    .first()) as (MemberRow & Partial<LimitRow>) | undefined;
 }
 
 interface ProcedureRow {
