@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import * as XLSX from 'xlsx';
 import { operationsOf, type OperationSpec } from '@bo/contracts';
-import { type TestDatabase } from '@bo/testing';
+import { bearer, type TestDatabase } from '@bo/testing';
 import { question, restockRequest, review } from './dashboard/fixtures.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './statistics/helpers/arranged-data.ts';
 import { days } from './statistics/helpers/expected.ts';
@@ -179,17 +179,15 @@ async function arrangeEverything(db: TestDatabase): Promise<Arranged> {
         Array.from({ length: (i % 4) + 1 }, (_, k) => restockRequest(g.goods_no, { mbr_no: `M${k}`, noti_yn: k === 3 ? 'Y' : 'N' })),
       ),
     );
-  await db
-    .knex('goods_qna')
-    .insert(
-      a.goods.map((g, i) =>
-        question(g.goods_no, {
-          entr_no: g.entr_no,
-          proc_stat_cd: i % 3 === 0 ? '20' : '10',
-          quest_dtm: `2026-02-0${(i % 9) + 1} 10:00:00`,
-        }),
-      ),
-    );
+  await db.knex('goods_qna').insert(
+    a.goods.map((g, i) =>
+      question(g.goods_no, {
+        entr_no: g.entr_no,
+        proc_stat_cd: i % 3 === 0 ? '20' : '10',
+        quest_dtm: `2026-02-0${(i % 9) + 1} 10:00:00`,
+      }),
+    ),
+  );
   await db
     .knex('goods_review')
     .insert(
@@ -198,16 +196,14 @@ async function arrangeEverything(db: TestDatabase): Promise<Arranged> {
       ),
     );
   await db.knex('cm_cd').insert({ grp_cd: 'PR050', cd: '10', cd_nm: '상세설명' });
-  await db
-    .knex('goods_doc_page')
-    .insert(
-      a.goods.map((g) => ({
-        goods_no: g.goods_no,
-        file_nm: `${g.goods_no}.pdf`,
-        page_no: 1,
-        page_text: `${g.goods_nm}은 가볍고 튼튼한 소재로 만들었습니다.\n세탁기 사용이 가능합니다.`,
-      })),
-    );
+  await db.knex('goods_doc_page').insert(
+    a.goods.map((g) => ({
+      goods_no: g.goods_no,
+      file_nm: `${g.goods_no}.pdf`,
+      page_no: 1,
+      page_text: `${g.goods_nm}은 가볍고 튼튼한 소재로 만들었습니다.\n세탁기 사용이 가능합니다.`,
+    })),
+  );
   return a;
 }
 
@@ -247,6 +243,18 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
         .map((o) => o.operationId)
         .sort(),
     ).to.deep.equal(Object.keys(CASES).sort());
+  });
+
+  // Issue 17.3: such a token used to pass without a supplier scope and see every supplier.
+  it('when a signed token of an unknown or differently-cased work group without entrNo calls any operation, then 403 with the ErrorCode body', async () => {
+    for (const workGrpCd of ['bo_entr', 'BO_GUEST']) {
+      const auth = bearer({ sub: 'stranger01', workGrpCd });
+      for (const op of operationsOf('backoffice')) {
+        const res = await answer(op, CASES[op.operationId]!.sample, auth);
+        expect(res.status, `${workGrpCd} ${op.operationId}`).to.equal(403);
+        expect(res.body).to.deep.include({ code: '1201', httpStatus: 403 });
+      }
+    }
   });
 
   for (const op of operationsOf('backoffice')) {
