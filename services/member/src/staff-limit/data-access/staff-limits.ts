@@ -1,8 +1,10 @@
 import type { Knex } from '@bo/db';
-import { LIMIT_CHANGE_PROCEDURE } from '../../migrations/0103-limit-change-procedure.ts';
 import type { HistoryRequest, LimitRow, MemberRow, ProcedureOutcome } from '../model.ts';
 
 /** Staff discount limit SQL: members, limits and the history of changes. */
+
+/** Created by member migration 0103 (the migration's LIMIT_CHANGE_PROCEDURE). */
+const LIMIT_CHANGE_PROCEDURE = 'staff_dc_lim_change';
 
 export async function findMemberWithLimit(db: Knex, mbrNo: string): Promise<(MemberRow & Partial<LimitRow>) | undefined> {
   return (await db('mbr as m')
