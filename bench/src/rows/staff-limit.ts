@@ -14,6 +14,8 @@ const CLIENTS = 50;
 /** The bare loop gets the pool size the service runs with by default (DB_POOL_MAX). */
 const POOL = 10;
 const PATH = '/v1/staff/dcLimIncDec';
+/** The service runs as in production, which asks for the caller ranges and an access token. */
+const ACCESS_TOKEN = 'bench-member-access-token';
 
 const platformStamp = () => platformNow('Asia/Seoul');
 
@@ -98,6 +100,8 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
     env: {
       MEMBER_DATABASE_URL: ctx.memberUrl,
       MEMBER_PORT: String(port),
+      INTERNAL_CIDRS: '127.0.0.0/8',
+      MEMBER_ACCESS_TOKEN: ACCESS_TOKEN,
       LOG_LEVEL: options.serviceLogLevel,
       REDIS_PREFIX: `${options.dbPrefix}-bench`,
     },
@@ -110,7 +114,7 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
     const ops = planStaffOps(options.seed, numbers, scale.staffOps);
     const probe = await fetch(`${member.baseUrl}${PATH}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ACCESS_TOKEN}` },
       body: JSON.stringify(ops[0]),
     });
     if (probe.status === 404) throw new NotAvailable(`POST /api/member${PATH} is not mounted yet (404)`);
@@ -125,6 +129,7 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
     const load = await runLoad({
       url: `${member.baseUrl}${PATH}`,
       method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ACCESS_TOKEN}` },
       connections: CLIENTS,
       amount: ops.length,
       setupRequest: (req) => ({ ...req, body: JSON.stringify(ops[i++ % ops.length]) }),

@@ -49,6 +49,11 @@ export const ERRORS = {
     message: 'A request with this Idempotency-Key is still being processed',
     httpStatus: 409,
   },
+  CHANGE_KEY_REUSED: {
+    code: '6105',
+    message: 'This order benefit cost already changed the staff limit with a different amount',
+    httpStatus: 409,
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorName = keyof typeof ERRORS;

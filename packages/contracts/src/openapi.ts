@@ -1,4 +1,3 @@
-import type { TSchema } from '@sinclair/typebox';
 import { ErrorCode } from './common.ts';
 import { operationsOf, type OperationSpec, type ServiceName } from './operations.ts';
 
@@ -73,7 +72,16 @@ function operationObject(op: OperationSpec, components: Record<string, Json>): J
           content: { [XLSX]: { schema: { type: 'string', format: 'binary' } } },
         }
       : op.response === 'empty'
-        ? { description: 'Applied (no body)' }
+        ? {
+            description: 'Applied (no body)',
+            ...(op.responseHeaders?.length
+              ? {
+                  headers: Object.fromEntries(
+                    op.responseHeaders.map((h) => [h.name, { description: h.description, schema: { type: h.type } }]),
+                  ),
+                }
+              : {}),
+          }
         : { description: 'OK', content: { '*/*': { schema: componentise(op.response, components) } } };
 
   const responses: Json = { '200': ok, '900': failure(op, components, 'Declared failure: validation or business error') };

@@ -26,7 +26,13 @@ export interface OperationSpec {
   auth: 'bearer' | 'internal';
   /** Request headers the operation reads. */
   headers?: { name: string; description: string }[];
+  /** Headers of the success answer. */
+  responseHeaders?: { name: string; description: string; type: 'string' | 'integer' }[];
 }
+
+/** Headers of a successful `dcLimIncDec` (its body stays empty, as the spec has it). */
+export const APPLIED_AMOUNT_HEADER = 'X-Applied-Amount';
+export const REMAINING_AMOUNT_HEADER = 'X-Remaining-Amount';
 
 const bo = (o: Omit<OperationSpec, 'service' | 'auth'>): OperationSpec => ({ ...o, service: 'backoffice', auth: 'bearer' });
 
@@ -292,7 +298,25 @@ export const OPERATIONS: readonly OperationSpec[] = [
       {
         name: 'Idempotency-Key',
         description:
-          'optional, 1-200 visible ASCII characters (an sf-string in quotes or bare), unique across the member service; a retry with the same key and body returns the first outcome (success, 6101 or 6102) without applying again and with `Idempotent-Replayed: true`; the same key with another body answers 900 with httpStatus 422 (6103); a retry while the first is still running answers 900 with httpStatus 409 (6104); kept IDEMPOTENCY_KEY_TTL_HOURS (at least 24 h)',
+          'optional, 1-200 visible ASCII characters (an sf-string in quotes or bare), unique across the member service; a retry with the same key and body returns the first outcome (success, 6101, 6102 or 6105) without applying again and with `Idempotent-Replayed: true`; the same key with another body answers 900 with httpStatus 422 (6103); a retry while the first is still running answers 900 with httpStatus 409 (6104); kept IDEMPOTENCY_KEY_TTL_HOURS (at least 24 h). Without a key a change is still applied at most once per natural key: member, rsrvUseGbCd, ordNo, claimNo and ordFvrCostSeq (absent and empty alike); a repeat with the same amount returns the first outcome with `Idempotent-Replayed: true`, one with another amount answers 900 with httpStatus 409 (6105)',
+      },
+    ],
+    responseHeaders: [
+      {
+        name: APPLIED_AMOUNT_HEADER,
+        type: 'integer',
+        description:
+          'the amount this change applied: ocurAmt, or less for an increase that stopped at the limit (rule 3); on a replay, what the first request applied',
+      },
+      {
+        name: REMAINING_AMOUNT_HEADER,
+        type: 'integer',
+        description: 'the remaining amount right after the change (on a replay: right after the first request)',
+      },
+      {
+        name: 'Idempotent-Replayed',
+        type: 'string',
+        description: '`true` when the answer is that of an earlier request, not applied again',
       },
     ],
   },

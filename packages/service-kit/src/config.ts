@@ -92,6 +92,14 @@ export const ConfigFragments = {
   jwt: {
     JWT_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'HS256 secret for back-office tokens' })),
     JWT_PUBLIC_KEY: Type.Optional(Type.String({ minLength: 64, description: 'RS256 public key (PEM) for back-office tokens' })),
+    JWT_WORK_GROUPS: Type.String({
+      default: 'BO_ADMIN,BO_MD,BO_ENTR',
+      pattern: '^\\s*[A-Za-z0-9_]+\\s*(,\\s*[A-Za-z0-9_]+\\s*)*$',
+      description:
+        'comma-separated work groups (workGrpCd, exact case) whose tokens are served; a token of any other group answers 403. A group other than BO_ENTR sees every supplier unless its token carries entrNo',
+    }),
+    JWT_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'when set, a token must carry this issuer (iss), else 401' })),
+    JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1, description: 'when set, a token must carry this audience (aud), else 401' })),
   },
   /** The HTTP services' request limit (`requestTimeLimit`, `serverTimeoutsFor`). */
   http: {

@@ -113,6 +113,94 @@ describe('bearer authentication', () => {
     });
   });
 
+  // Issue 17.3: authorization fails closed. Scopes are keyed on known work groups, so a token of
+  // a group nobody listed (or a known one in another case) used to pass with no scope at all.
+  describe('work groups: an allow-list, anything else 403', () => {
+    const FORBIDDEN = {
+      code: '1201',
+      message: "The token's work group (workGrpCd) may not use this service",
+      httpStatus: 403,
+      isProcess: false,
+    };
+    const app = kitApp({
+      guards: bearerAuth({ JWT_SECRET: TEST_JWT_SECRET }),
+      routes: (r) => r.get('/whoami', (req, res) => res.json(req.auth)),
+    });
+    const token = (workGrpCd: string, extra: object = {}) =>
+      `Bearer ${handMadeJwt(HS_HEADER, { sub: 'u01', workGrpCd, ...extra, exp: nowSeconds() + 600 }, hs256(TEST_JWT_SECRET))}`;
+
+    for (const workGrpCd of ['bo_entr', 'Bo_Entr', 'bo_admin', 'BO_ADMIN ', 'BO_GUEST', 'BO_ENTR_X', 'ADMIN', '*']) {
+      it(`when a signed token carries work group ${JSON.stringify(workGrpCd)} and no entrNo, then 403 with the ErrorCode body`, async () => {
+        const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', token(workGrpCd));
+        expect(res.status).to.equal(403);
+        expect(res.body).to.deep.equal(FORBIDDEN);
+        // Refused the second time too (a refusal is never kept as a verified token).
+        expect((await request(app).get(`${PREFIX}/whoami`).set('Authorization', token(workGrpCd))).status).to.equal(403);
+      });
+    }
+
+    it('when the three platform groups come, then each passes', async () => {
+      for (const [workGrpCd, extra] of [
+        ['BO_ADMIN', {}],
+        ['BO_MD', {}],
+        ['BO_ENTR', { entrNo: 'E1' }],
+      ] as const) {
+        const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', token(workGrpCd, extra));
+        expect(res.status, workGrpCd).to.equal(200);
+      }
+    });
+
+    it('when JWT_WORK_GROUPS lists fewer groups, then the others answer 403', async () => {
+      const adminsOnly = kitApp({
+        guards: bearerAuth({ JWT_SECRET: TEST_JWT_SECRET, JWT_WORK_GROUPS: 'BO_ADMIN' }),
+        routes: (r) => r.get('/whoami', (req, res) => res.json(req.auth)),
+      });
+      expect((await request(adminsOnly).get(`${PREFIX}/whoami`).set('Authorization', token('BO_ADMIN'))).status).to.equal(200);
+      const md = await request(adminsOnly).get(`${PREFIX}/whoami`).set('Authorization', token('BO_MD'));
+      expect(md.status).to.equal(403);
+      expect(md.body).to.deep.equal(FORBIDDEN);
+    });
+  });
+
+  describe('issuer and audience (JWT_ISSUER, JWT_AUDIENCE)', () => {
+    const app = kitApp({
+      guards: bearerAuth({ JWT_SECRET: TEST_JWT_SECRET, JWT_ISSUER: 'https://sso.example.test', JWT_AUDIENCE: 'bo-api' }),
+      routes: (r) => r.get('/whoami', (req, res) => res.json(req.auth)),
+    });
+    const token = (claims: object) =>
+      `Bearer ${handMadeJwt(HS_HEADER, { sub: 'u01', workGrpCd: 'BO_ADMIN', ...claims, exp: nowSeconds() + 600 }, hs256(TEST_JWT_SECRET))}`;
+
+    it('when a token carries the configured issuer and audience, then it passes (aud also as a list)', async () => {
+      for (const aud of ['bo-api', ['other', 'bo-api']]) {
+        const res = await request(app)
+          .get(`${PREFIX}/whoami`)
+          .set('Authorization', token({ iss: 'https://sso.example.test', aud }));
+        expect(res.status, JSON.stringify(aud)).to.equal(200);
+      }
+    });
+
+    for (const [when, claims] of [
+      ['no issuer', { aud: 'bo-api' }],
+      ['another issuer', { iss: 'https://evil.example.test', aud: 'bo-api' }],
+      ['no audience', { iss: 'https://sso.example.test' }],
+      ['another audience', { iss: 'https://sso.example.test', aud: 'member-api' }],
+    ] as const) {
+      it(`when a token carries ${when}, then 401 (1102)`, async () => {
+        const res = await request(app).get(`${PREFIX}/whoami`).set('Authorization', token(claims));
+        expect(res.status).to.equal(401);
+        expect(res.body).to.deep.equal(INVALID);
+      });
+    }
+
+    it('when neither is configured, then tokens without iss and aud pass as before', async () => {
+      const plain = kitApp({
+        guards: bearerAuth({ JWT_SECRET: TEST_JWT_SECRET }),
+        routes: (r) => r.get('/whoami', (req, res) => res.json(req.auth)),
+      });
+      expect((await request(plain).get(`${PREFIX}/whoami`).set('Authorization', token({}))).status).to.equal(200);
+    });
+  });
+
   describe('on a service configured with RS256 (JWT_PUBLIC_KEY)', () => {
     const whoami = kitApp({
       guards: bearerAuth({ JWT_PUBLIC_KEY: keys.publicKey }),

@@ -35,7 +35,8 @@ export const workerConfigSchema = {
     minimum: 1,
     maximum: 24 * 31,
     default: 48,
-    description: 'hours back the hourly run builds inflow hours that are missing',
+    description:
+      "hours back the hourly run builds inflow hours that are missing, and re-counts the built ones (and their days' events) for rows committed after the late-data mark passed their number",
   }),
   AGG_CATCHUP_DAYS: Type.Integer({
     minimum: 0,

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import * as XLSX from 'xlsx';
 import { operationsOf, type OperationSpec } from '@bo/contracts';
-import { type TestDatabase } from '@bo/testing';
+import { bearer, type TestDatabase } from '@bo/testing';
 import { question, restockRequest, review } from './dashboard/fixtures.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './statistics/helpers/arranged-data.ts';
 import { days } from './statistics/helpers/expected.ts';
@@ -243,6 +243,18 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
         .map((o) => o.operationId)
         .sort(),
     ).to.deep.equal(Object.keys(CASES).sort());
+  });
+
+  // Issue 17.3: such a token used to pass without a supplier scope and see every supplier.
+  it('when a signed token of an unknown or differently-cased work group without entrNo calls any operation, then 403 with the ErrorCode body', async () => {
+    for (const workGrpCd of ['bo_entr', 'BO_GUEST']) {
+      const auth = bearer({ sub: 'stranger01', workGrpCd });
+      for (const op of operationsOf('backoffice')) {
+        const res = await answer(op, CASES[op.operationId]!.sample, auth);
+        expect(res.status, `${workGrpCd} ${op.operationId}`).to.equal(403);
+        expect(res.body).to.deep.include({ code: '1201', httpStatus: 403 });
+      }
+    }
   });
 
   for (const op of operationsOf('backoffice')) {

@@ -59,9 +59,9 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
 
   it('when keys differ only in letter case, then they are different keys', async () => {
     await arrangeStaff(db.knex, { mbrNo: 'K2', limAmt: 50_000, rmndAmt: 20_000 });
-    const body = change('K2', '20', 1_000);
-    expect((await post(member, 'Key-K2', body)).status).to.equal(200);
-    expect((await post(member, 'key-k2', body)).status).to.equal(200);
+    // Two orders: the same order twice would be one change by its natural key, whatever the keys.
+    expect((await post(member, 'Key-K2', change('K2', '20', 1_000, 'ORD-K2-A'))).status).to.equal(200);
+    expect((await post(member, 'key-k2', change('K2', '20', 1_000, 'ORD-K2-B'))).status).to.equal(200);
     expect(await historyOf(db.knex, 'K2')).to.have.length(2);
   });
 
@@ -102,17 +102,18 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       await arrangeStaff(db.knex, { mbrNo: 'K5', limAmt: 50_000, rmndAmt: 20_000 });
       await arrangeStaff(db.knex, { mbrNo: 'K5-OTHER', limAmt: 50_000, rmndAmt: 20_000 });
     });
-    const original = change('K5', '20', 1_000);
+    // Each case pays for another order, so the originals are three changes, not one repeated.
+    const original = (i: number) => change('K5', '20', 1_000, `ORD-K5-${i}`);
     const cases = [
-      { what: 'a different amount', second: change('K5', '20', 2_000) },
-      { what: 'a different member', second: change('K5-OTHER', '20', 1_000) },
-      { what: 'an added claim number', second: { ...original, claimNo: 'C9' } },
+      { what: 'a different amount', second: { ...original(0), ocurAmt: 2_000 } },
+      { what: 'a different member', second: { ...original(1), mbrNo: 'K5-OTHER' } },
+      { what: 'an added claim number', second: { ...original(2), claimNo: 'C9' } },
     ];
     cases.forEach(({ what, second }, i) => {
       it(`when the same key comes with ${what}, then 900 with httpStatus 422 (6103) and nothing more is applied`, async () => {
         const key = `key-k5-${i}`;
         const [k5Before, otherBefore] = [await remainingOf(db.knex, 'K5'), await remainingOf(db.knex, 'K5-OTHER')];
-        expect((await post(member, key, original)).status).to.equal(200);
+        expect((await post(member, key, original(i))).status).to.equal(200);
         const misuse = await post(member, key, second);
         expect(misuse.status).to.equal(900);
         expect(misuse.body).to.deep.equal({
@@ -178,14 +179,20 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
     expect(hours).to.equal(24);
   });
 
-  it('when a key has expired, then the same key and body are a new request', async () => {
+  it('when a key has expired, then the same key is a new request, and the same body is still recognised by its natural key', async () => {
     await arrangeStaff(db.knex, { mbrNo: 'K9', limAmt: 50_000, rmndAmt: 20_000 });
-    const body = change('K9', '20', 1_000);
+    const body = change('K9', '20', 1_000, 'ORD-K9');
     expect((await post(member, 'key-k9', body)).status).to.equal(200);
     await db.knex('staff_dc_lim_idem').where({ idem_key: 'key-k9' }).update({ exp_dtm: '2020-01-01 00:00:00' });
-    const after = await post(member, 'key-k9', body);
-    expect(after.status).to.equal(200);
-    expect(after.headers['idempotent-replayed']).to.equal(undefined);
+    const same = await post(member, 'key-k9', body);
+    expect(same.status).to.equal(200);
+    expect(same.headers['idempotent-replayed']).to.equal('true');
+    expect(await remainingOf(db.knex, 'K9')).to.equal(19_000);
+    // The expired key was taken afresh: another order under it is applied.
+    await db.knex('staff_dc_lim_idem').where({ idem_key: 'key-k9' }).update({ exp_dtm: '2020-01-01 00:00:00' });
+    const other = await post(member, 'key-k9', change('K9', '20', 1_000, 'ORD-K9-2'));
+    expect(other.status).to.equal(200);
+    expect(other.headers['idempotent-replayed']).to.equal(undefined);
     expect(await remainingOf(db.knex, 'K9')).to.equal(18_000);
     expect(await historyOf(db.knex, 'K9')).to.have.length(2);
   });
@@ -249,9 +256,11 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
         await rival('staff_dc_lim_idem').where({ idem_key: 'key-k14' }).forUpdate().first();
         await gate.commit();
         // The rival holds the key record, so once the request's update of it runs, it waits.
+        // (Inside the limit-change procedure: a transaction of this database in LOCK WAIT.)
         await until(async () => {
           const [rows] = await db.knex.raw(
-            "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'update `staff_dc_lim_idem`%'",
+            `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+              WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT'`,
             [db.name],
           );
           return rows[0].n > 0;

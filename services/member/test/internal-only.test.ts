@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { operationsOf, type OperationSpec } from '@bo/contracts';
-import { type TestDatabase } from '@bo/testing';
+import { exitOf, freePort, type TestDatabase } from '@bo/testing';
 import type { RunningServer } from '@bo/service-kit';
 import { clientAddress, inRanges, parseAddress, parseCidrList } from '../src/client-address.ts';
 import { loadMemberConfig } from '../src/config.ts';
@@ -357,6 +359,52 @@ describe('member configuration', () => {
 
   it('when IDEMPOTENCY_KEY_TTL_HOURS is under 24, then loading stops', () => {
     expect(() => loadMemberConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '12' })).to.throw(/IDEMPOTENCY_KEY_TTL_HOURS/);
+  });
+
+  // Issue 17.4: behind a proxy nobody listed in TRUSTED_PROXIES, the default ranges make every outside caller internal.
+  it('when NODE_ENV is production without MEMBER_ACCESS_TOKEN and with the default INTERNAL_CIDRS, then loading stops naming both', () => {
+    const problems = (env: NodeJS.ProcessEnv): string => {
+      try {
+        loadMemberConfig(env);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    const both = problems({ NODE_ENV: 'production' });
+    expect(both).to.match(/MEMBER_ACCESS_TOKEN is required in production/);
+    expect(both).to.match(/INTERNAL_CIDRS must name the internal callers' own ranges in production/);
+    // The default written out (in another order, a range spelled differently) is the default all the same.
+    expect(
+      problems({
+        NODE_ENV: 'production',
+        MEMBER_ACCESS_TOKEN: 'a-long-enough-member-token',
+        INTERNAL_CIDRS: 'fc00::/7, 192.168.0.0/16,172.16.0.0/12,10.0.0.0/8,::1/128,127.0.0.0/8',
+      }),
+    ).to.match(/INTERNAL_CIDRS/);
+    expect(problems({ NODE_ENV: 'production', INTERNAL_CIDRS: '10.20.0.0/16' }))
+      .to.match(/MEMBER_ACCESS_TOKEN/)
+      .and.not.match(/INTERNAL_CIDRS/);
+    expect(
+      problems({ NODE_ENV: 'production', INTERNAL_CIDRS: '10.20.0.0/16', MEMBER_ACCESS_TOKEN: 'a-long-enough-member-token' }),
+    ).to.equal('');
+    // Development and tests keep working without either.
+    expect(problems({ NODE_ENV: 'development' })).to.equal('');
+  });
+
+  it('when the real process starts in production with the defaults, then it exits non-zero naming both variables', async function () {
+    this.timeout(60_000);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', MEMBER_PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const { code } = await exitOf(child);
+    expect(code, output).to.not.equal(0);
+    expect(output).to.contain('MEMBER_ACCESS_TOKEN').and.contain('INTERNAL_CIDRS');
   });
 
   it('when nothing is set, then the defaults allow loopback and the private ranges', () => {

@@ -38,7 +38,11 @@ const PROCESSES = [
 ] as const;
 
 /** What an operator exports before `docker compose up`. */
-const OPERATOR_ENV = { JWT_SECRET: 'compose-test-secret-0123456789', QUEUE_DASHBOARD_PASSWORD: 'compose-dashboard-pw' };
+const OPERATOR_ENV = {
+  JWT_SECRET: 'compose-test-secret-0123456789',
+  QUEUE_DASHBOARD_PASSWORD: 'compose-dashboard-pw',
+  MEMBER_ACCESS_TOKEN: 'compose-member-access-token',
+};
 
 const environmentOf = (compose: ComposeFile, service: string, env: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(compose.services[service]!.environment ?? {}).map(([k, v]) => [k, interpolate(v, env)]));
@@ -238,7 +242,7 @@ describe('docker-compose.yml and infra/', () => {
     });
   }
 
-  it('when the operator exports no secrets, then the back-office and the worker refuse to start naming what is missing', () => {
+  it('when the operator exports no secrets, then each process refuses to start naming what is missing', () => {
     const refuse = (load: () => unknown) => {
       try {
         load();
@@ -250,6 +254,10 @@ describe('docker-compose.yml and infra/', () => {
     };
     expect(refuse(() => loadBackofficeConfig(environmentOf(compose, 'backoffice', {})))).to.contain('JWT_SECRET or JWT_PUBLIC_KEY');
     expect(refuse(() => loadWorkerConfig(environmentOf(compose, 'aggregation-worker', {})))).to.contain('QUEUE_DASHBOARD_PASSWORD');
+    const member = refuse(() => loadMemberConfig(environmentOf(compose, 'member', {})));
+    expect(member).to.contain('MEMBER_ACCESS_TOKEN');
+    // Compose sets its own subnet, so the all-private-ranges default is not what the member runs with.
+    expect(member).to.not.contain('INTERNAL_CIDRS');
   });
 
   it('when the member service is read, then it trusts only the gateway address for X-Forwarded-For and treats the compose subnet as internal', () => {

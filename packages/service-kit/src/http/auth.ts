@@ -24,7 +24,22 @@ declare global {
 export interface JwtSettings {
   JWT_SECRET?: string | undefined;
   JWT_PUBLIC_KEY?: string | undefined;
+  /** Comma-separated work groups whose tokens are served; unset: the platform's three. */
+  JWT_WORK_GROUPS?: string | undefined;
+  JWT_ISSUER?: string | undefined;
+  JWT_AUDIENCE?: string | undefined;
 }
+
+const KNOWN_WORK_GROUPS = Object.values(WORK_GROUPS).join(',');
+
+/** The work groups a token may carry, exactly as written (no case folding: `bo_entr` is not `BO_ENTR`). */
+export const allowedWorkGroups = (list = KNOWN_WORK_GROUPS): ReadonlySet<string> =>
+  new Set(
+    list
+      .split(',')
+      .map((g) => g.trim())
+      .filter(Boolean),
+  );
 
 /**
  * HS256 with a secret or RS256 with a public key; the algorithm list is pinned to exactly one.
@@ -78,13 +93,25 @@ export class VerifiedTokens {
 }
 
 /**
- * Bearer authentication. express-jwt verifies signature, algorithm and expiry; then `exp`,
- * `sub` and `workGrpCd` must be present and `req.auth` becomes the typed principal. A token
+ * Bearer authentication. express-jwt verifies signature, algorithm, expiry and, when configured,
+ * issuer and audience; then `exp`, `sub` and `workGrpCd` must be present and `req.auth` becomes
+ * the typed principal. Authorization fails closed: a work group outside JWT_WORK_GROUPS answers
+ * 403, whatever else the token says, because the scopes further on (supplier, MD categories)
+ * are keyed on known groups, and an unknown one would otherwise pass with none of them. A token
  * that passed all of it before and has not expired yet is taken from `VerifiedTokens`.
  */
 export function bearerAuth(settings: JwtSettings): RequestHandler[] {
   const { secret, algorithms } = jwtVerification(settings);
-  const verify = expressjwt({ secret, algorithms, credentialsRequired: true, requestProperty: 'auth' }) as unknown as RequestHandler;
+  const verify = expressjwt({
+    secret,
+    algorithms,
+    credentialsRequired: true,
+    requestProperty: 'auth',
+    ...(settings.JWT_ISSUER ? { issuer: settings.JWT_ISSUER } : {}),
+    ...(settings.JWT_AUDIENCE ? { audience: settings.JWT_AUDIENCE } : {}),
+  }) as unknown as RequestHandler;
+  const workGroups = allowedWorkGroups(settings.JWT_WORK_GROUPS);
+  const forbidden = () => new AppError('FORBIDDEN', { message: "The token's work group (workGrpCd) may not use this service" });
   const verified = new VerifiedTokens();
   const toPrincipal = (req: Request, next: NextFunction, token: string | undefined) => {
     const claims = (req as unknown as JwtRequest).auth as Record<string, unknown> | undefined;
@@ -94,6 +121,7 @@ export function bearerAuth(settings: JwtSettings): RequestHandler[] {
       return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry the user id (sub)' }));
     if (typeof claims.workGrpCd !== 'string' || !claims.workGrpCd)
       return next(new AppError('INVALID_TOKEN', { message: 'The access token must carry the work group (workGrpCd)' }));
+    if (!workGroups.has(claims.workGrpCd)) return next(forbidden());
     // A token without a supplier sees every supplier: a supplier claim that is malformed, or a
     // supplier work group without one, is refused rather than read as "no supplier".
     if (claims.entrNo !== undefined && claims.entrNo !== null && typeof claims.entrNo !== 'string')

@@ -2,22 +2,27 @@ import { DAILY_KINDS } from '@bo/contracts';
 import { dayRange, type Knex } from '@bo/db';
 import { AGRT_GBS, LIST_KINDS, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
 import { builtDaysOf } from './data-access/build-log.ts';
-import { listDayTotals, listSourceTotals } from './data-access/list-aggregates.ts';
+import { inflowHoursDiffering } from './data-access/inflow.ts';
+import { listDayRowsDiffering } from './data-access/list-aggregates.ts';
 import { monthOf, monthTotals, rollUpMonth, type MonthTotals } from './data-access/month-rollups.ts';
 import { periodAggregateTotals, periodSourceTotals } from './data-access/period-rollups.ts';
 import type { Totals } from './model.ts';
 
 export interface Mismatch {
-  kind: ListKind | 'period';
+  kind: ListKind | 'period' | 'inflow';
   day: string;
-  source: Totals[];
-  aggregate: Totals[];
+  /** The inflow hour whose rows differ. */
+  hour?: number;
+  /** What differs: rows on one side only (lists, inflow), or the totals (period rollups). */
+  differing?: number;
+  source?: Totals[];
+  aggregate?: Totals[];
 }
 
 /** Totals keyed by agrtGb, or by agrtGb and part for the `period` rollups (see periodSourceTotals). */
 const keyOf = (r: Totals & { part?: string }) => (r.part ? `${r.agrt_gb_cd}|${r.part}` : r.agrt_gb_cd);
 
-const sameTotals = (a: Totals[], b: Totals[]): boolean => {
+export const sameTotals = (a: Totals[], b: Totals[]): boolean => {
   const byKey = (rows: Totals[]) => new Map(rows.map((r) => [keyOf(r), r]));
   const [ma, mb] = [byKey(a), byKey(b)];
   return [...new Set([...ma.keys(), ...mb.keys()])].every((k) =>
@@ -26,19 +31,28 @@ const sameTotals = (a: Totals[], b: Totals[]): boolean => {
 };
 
 /**
- * Every built (kind, day) among `days` whose aggregate totals differ from a direct sum over
- * that day's events — late rows the high-water mark missed, or a table touched by hand.
+ * Every built (kind, day) among `days` whose aggregate differs from its source rows — late rows
+ * the high-water mark and the hourly re-count missed, or a table touched by hand. The lists are
+ * compared row by row (every key, attribute and sum), the inflow aggregate row by row per hour,
+ * the `period` rollups by their totals per agrtGb and part.
  */
 export async function reconcileDays(knex: Knex, days: string[]): Promise<Mismatch[]> {
-  const built = await builtDaysOf(knex, DAILY_KINDS, days);
+  const built = await builtDaysOf(knex, [...DAILY_KINDS, 'inflow'], days);
   const mismatches: Mismatch[] = [];
-  for (const { kind, day } of built) {
+  for (const { kind, day } of built.filter((b) => b.kind !== 'inflow')) {
     const dailyKind = kind as ListKind | 'period';
-    const [source, aggregate] =
-      dailyKind === 'period'
-        ? await Promise.all([periodSourceTotals(knex, dayRange(day)), periodAggregateTotals(knex, day)])
-        : await Promise.all([listSourceTotals(knex, dailyKind, dayRange(day)), listDayTotals(knex, dailyKind, day)]);
-    if (!sameTotals(source, aggregate)) mismatches.push({ kind: dailyKind, day, source, aggregate });
+    if (dailyKind === 'period') {
+      const [source, aggregate] = await Promise.all([periodSourceTotals(knex, dayRange(day)), periodAggregateTotals(knex, day)]);
+      if (!sameTotals(source, aggregate)) mismatches.push({ kind: dailyKind, day, source, aggregate });
+    } else {
+      const differing = await listDayRowsDiffering(knex, dailyKind, day, dayRange(day));
+      if (differing) mismatches.push({ kind: dailyKind, day, differing });
+    }
+  }
+  const builtHours = new Set(built.filter((b) => b.kind === 'inflow').map((b) => `${b.day}|${b.hour}`));
+  for (const day of [...new Set(built.filter((b) => b.kind === 'inflow').map((b) => b.day))]) {
+    for (const hour of await inflowHoursDiffering(knex, day, dayRange(day)))
+      if (builtHours.has(`${day}|${hour}`)) mismatches.push({ kind: 'inflow', day, hour });
   }
   return mismatches;
 }

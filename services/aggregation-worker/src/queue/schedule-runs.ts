@@ -59,8 +59,9 @@ async function daily(deps: ScheduleRunDeps, out: ScheduleRunResult) {
 /** Every hour: inflow hours not yet built (the hour just ended, and any missed), then late data. */
 async function hourly(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   const now = deps.now();
-  await queue(deps, await missingInflowHours(deps.knex, recentLocalHours(deps.timeZone, now, deps.catchUpHours)), 'schedule', out);
-  const late = await findLateData(deps.knex);
+  const recent = recentLocalHours(deps.timeZone, now, deps.catchUpHours);
+  await queue(deps, await missingInflowHours(deps.knex, recent), 'schedule', out);
+  const late = await findLateData(deps.knex, recent);
   if (late.targets.length) deps.logger.info('late source rows found; rebuilding', { builds: late.targets.map(describeTarget) });
   // A build already running may have read its day before the late rows came: keep the mark,
   // so the next run looks again (and finds nothing if that build did see them).
@@ -75,16 +76,14 @@ async function reconcile(deps: ScheduleRunDeps, out: ScheduleRunResult) {
   const days = recentLocalDays(deps.timeZone, deps.now(), deps.reconcileDays);
   const mismatches = await reconcileDays(deps.knex, days);
   for (const m of mismatches) {
-    deps.logger.warn('aggregate differs from its source events; rebuilding the day', {
-      kind: m.kind,
-      day: m.day,
-      source: m.source,
-      aggregate: m.aggregate,
-    });
+    deps.logger.warn(
+      `aggregate differs from its source ${m.kind === 'inflow' ? 'page views; rebuilding the hour' : 'events; rebuilding the day'}`,
+      m,
+    );
   }
   await queue(
     deps,
-    mismatches.map(({ kind, day }) => ({ kind, day })),
+    mismatches.map(({ kind, day, hour }) => (hour === undefined ? { kind, day } : { kind, day, hour })),
     'reconcile',
     out,
   );

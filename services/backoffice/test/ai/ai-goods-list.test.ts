@@ -171,9 +171,7 @@ function arrange(): Arranged {
  * (≤ 20 more); sold out or at/below safety stock with waiting restock requests: 25 + one per
  * request (≤ 25 more); low-rated (≤ 2) undeleted reviews in the window: 20 + 5 each (≤ 20 more).
  */
-function expectedScores(a: Arranged): Map<string, number> {
-  const from = '2026-04-12 00:00:00';
-  const to = '2026-05-12 00:00:00';
+function expectedScores(a: Arranged, from = '2026-04-12 00:00:00', to = '2026-05-12 00:00:00'): Map<string, number> {
   const inWindow = (t: string) => t >= from && t < to;
   const empty = (v: unknown) => v === null || v === undefined || String(v).trim() === '';
   const scores = new Map<string, number>();
@@ -244,6 +242,27 @@ describe('AI recommended goods list', () => {
   const list = (q: Record<string, unknown>, auth = ADMIN_AUTH, path = LIST_V2) =>
     request(app).get(path).query(q).set('Authorization', auth);
   const numbers = (res: request.Response): string[] => res.body.payload.payloads.map((p: { goodsNo: string }) => p.goodsNo);
+
+  // Issue 17.6: the window at Seoul midnight (clock in UTC so no process zone takes part): at
+  // 23:59:59.999 on 11 May the window is [11 Apr, 11 May); at 00:00:00 on 12 May, [12 Apr, 12 May).
+  it('when the clock reads 23:59:59.999 and then 00:00:00 in Seoul, then the window of whole days moves by one day', async () => {
+    for (const [clock, from, to] of [
+      [new Date('2026-05-11T14:59:59.999Z'), '2026-04-11 00:00:00', '2026-05-11 00:00:00'],
+      [new Date('2026-05-11T15:00:00.000Z'), '2026-04-12 00:00:00', '2026-05-12 00:00:00'],
+    ] as const) {
+      const res = await request(aiApp(db, {}, () => clock))
+        .get(LIST_V2)
+        .query({})
+        .set('Authorization', ADMIN_AUTH);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const expected = expectedScores(a, from, to);
+      expect(numbers(res), `window [${from}, ${to})`).to.deep.equal(ranked(expected));
+      for (const p of res.body.payload.payloads) expect(p.score, p.goodsNo).to.equal(expected.get(p.goodsNo));
+    }
+    expect(ranked(expectedScores(a, '2026-04-11 00:00:00', '2026-05-11 00:00:00')), 'the two windows rank differently').to.not.deep.equal(
+      ranked(expectedScores(a, '2026-04-12 00:00:00', '2026-05-12 00:00:00')),
+    );
+  });
 
   it('when nothing is filtered, then every goods with a reason, ordered by score, with its score and full count', async () => {
     const res = await list({});

@@ -30,9 +30,10 @@ function expectedRows(rows: ReviewRow[], window: { from: string; to: string }, s
 describe('dashboard: goods review status', () => {
   let db: TestDatabase;
   let app: Express;
+  let clockNow = NOW;
 
   before(async () => {
-    ({ db, app } = await startDashboardApp('dash_review', { clock: () => NOW }));
+    ({ db, app } = await startDashboardApp('dash_review', { clock: () => clockNow }));
   });
   after(async () => {
     await db.drop();
@@ -40,6 +41,26 @@ describe('dashboard: goods review status', () => {
   beforeEach(async () => {
     await clearRows(db);
     await db.knex('goods').insert([goods('G1'), goods('G2')]);
+  });
+
+  // Issue 17.6: the window at Seoul midnight, clock given in UTC so no process zone takes part.
+  it('when the clock reads 23:59:59.999 and then 00:00:00 in Seoul, then the window moves by exactly that step', async () => {
+    const rows = ['2024-05-02 23:59:59', '2024-05-03 00:00:00', '2024-05-09 23:59:59', '2024-05-10 00:00:00'].map((reg_dtm, i) =>
+      review('G1', { reg_dtm, mbr_no: `M${i}` }),
+    );
+    await db.knex('goods_review').insert(rows);
+    try {
+      clockNow = new Date('2024-05-09T14:59:59.999Z'); // 2024-05-09 23:59:59.999 in Seoul
+      const before = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
+      expect(before.body).to.deep.equal(expectedRows(rows, { from: '2024-05-02 23:59:59', to: '2024-05-09 23:59:59' }));
+      expect(before.body[0].revCnt, 'from 2 May 23:59:59 to 9 May 23:59:59').to.equal(3);
+      clockNow = new Date('2024-05-09T15:00:00.000Z'); // 2024-05-10 00:00:00 in Seoul
+      const after = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
+      expect(after.body).to.deep.equal(expectedRows(rows, { from: '2024-05-03 00:00:00', to: '2024-05-10 00:00:00' }));
+      expect(after.body[0].revCnt, 'from 3 May 00:00:00 to 10 May 00:00:00').to.equal(3);
+    } finally {
+      clockNow = NOW;
+    }
   });
 
   it('when there are no reviews, then the three rows are present with 0', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DECLARED_FAILURE_STATUS, ERRORS, type StaffDcLimIncDecRequest } from '@bo/contracts';
+import { ERRORS, type StaffDcLimIncDecRequest } from '@bo/contracts';
 import type { Knex } from '@bo/db';
 import { AppError, fieldError } from '@bo/service-kit';
 import {
@@ -7,7 +7,6 @@ import {
   deleteIdempotencyClaim,
   findIdempotencyKey,
   insertIdempotencyClaim,
-  recordIdempotencyOutcome,
   takeOverIdempotencyClaim,
 } from './data-access/idempotency-keys.ts';
 import type { ChangeOutcome, IdempotencyRow, RecordableError } from './model.ts';
@@ -22,7 +21,8 @@ import { platformMoment } from './platform-clock.ts';
  * instead of silently starting a second change.
  *
  * Life of a key: claimed (`PROCESSING`, with an owner and a lease) in its own statement, then
- * turned into `DONE` with the outcome inside the transaction that changes the balance. A
+ * turned into `DONE` with the outcome inside the transaction that changes the balance (the
+ * limit-change procedure, migration 0103). A
  * duplicate that finds `PROCESSING` gets 409; one that finds `DONE` gets the recorded outcome.
  * If the owner dies, its lease runs out and the next retry takes the claim over; the dead
  * owner can no longer record (or apply) anything because recording checks ownership inside
@@ -62,23 +62,19 @@ export interface KeyStore {
 
 export type Claim = { owner: string } | { replay: ChangeOutcome };
 
-const RECORDABLE: readonly RecordableError[] = ['STAFF_NOT_FOUND', 'LIMIT_INSUFFICIENT'];
+const RECORDABLE: readonly RecordableError[] = ['STAFF_NOT_FOUND', 'LIMIT_INSUFFICIENT', 'CHANGE_KEY_REUSED'];
 
-/** The outcome as it went over the wire: 200 without a body, or 900 with the ErrorCode body. */
-function encode(outcome: ChangeOutcome): { status: number; body: string | null } {
-  if (!outcome.error) return { status: 200, body: null };
-  const e = ERRORS[outcome.error];
-  return {
-    status: DECLARED_FAILURE_STATUS,
-    body: JSON.stringify({ code: e.code, message: e.message, httpStatus: e.httpStatus, isProcess: false }),
-  };
-}
-
+/**
+ * The recorded outcome (written by the limit-change procedure, migration 0103): 200 with what
+ * was applied and left, or 900 with the outcome's name. Records from before the procedure hold
+ * the ErrorCode body instead, or nothing for a success.
+ */
 function decode(row: IdempotencyRow): ChangeOutcome {
-  if (row.respStatus === 200) return {};
-  const code = (JSON.parse(row.respBody ?? '{}') as { code?: string }).code;
-  const error = RECORDABLE.find((name) => ERRORS[name].code === code);
-  if (!error) throw new Error(`unknown recorded outcome ${row.respStatus} ${code}`);
+  const body = JSON.parse(row.respBody ?? '{}') as { outcome?: string; code?: string; applied?: number | null; remaining?: number | null };
+  if (row.respStatus === 200)
+    return { ...(body.applied == null ? {} : { applied: body.applied }), ...(body.remaining == null ? {} : { remaining: body.remaining }) };
+  const error = RECORDABLE.find((name) => name === body.outcome || ERRORS[name].code === body.code);
+  if (!error) throw new Error(`unknown recorded outcome ${row.respStatus} ${row.respBody}`);
   return { error };
 }
 
@@ -117,16 +113,6 @@ export async function claimKey(store: KeyStore, key: string, reqHash: string, mb
     if (await takeOverIdempotencyClaim(store.knex, key, row.ownerId, owner, leaseEnd, now.seconds)) return { owner };
   }
   throw new AppError('IDEMPOTENCY_IN_PROGRESS');
-}
-
-/** Inside the balance transaction: the outcome commits with the change or not at all. */
-export async function recordOutcome(trx: Knex.Transaction, key: string, owner: string, outcome: ChangeOutcome): Promise<void> {
-  const { status, body } = encode(outcome);
-  const recorded = await recordIdempotencyOutcome(trx, key, owner, status, body);
-  if (!recorded)
-    throw new AppError('IDEMPOTENCY_IN_PROGRESS', {
-      message: 'This request outlived its Idempotency-Key lease and a retry took the key over',
-    });
 }
 
 /** After a failure that recorded nothing, free the key so the caller's retry runs at once. */

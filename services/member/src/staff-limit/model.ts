@@ -36,17 +36,18 @@ export interface IdempotencyRow {
 }
 
 /** The business failures a change can end in; they are outcomes, recorded for idempotent replay like a success. */
-export type RecordableError = 'STAFF_NOT_FOUND' | 'LIMIT_INSUFFICIENT';
+export type RecordableError = 'STAFF_NOT_FOUND' | 'LIMIT_INSUFFICIENT' | 'CHANGE_KEY_REUSED';
+
+/**
+ * What a change ended in. A success says how much of the request was applied (a capped increase
+ * applies less than it asked for) and the remaining amount after it; a change replayed from its
+ * natural key or its Idempotency-Key says what the first one applied and left.
+ */
 export interface ChangeOutcome {
   error?: RecordableError;
+  applied?: number;
+  remaining?: number;
 }
 
-/** A rule as SQL over the limit row `l`, with the requested amount bound as `:amount`. */
-export interface BalanceRule {
-  /** The remaining amount after the change. */
-  after: string;
-  /** How much of the request is kept (a capped increase keeps less than it asked for). */
-  applied: string;
-  /** When the change may happen at all. */
-  allowed: string;
-}
+/** What the limit-change procedure answers: an outcome, or that the Idempotency-Key claim was taken over meanwhile. */
+export type ProcedureOutcome = 'APPLIED' | 'REPLAYED' | RecordableError | 'LEASE_LOST';

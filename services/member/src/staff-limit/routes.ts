@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { findOperation, type StaffDcLimIncDecRequest } from '@bo/contracts';
+import { APPLIED_AMOUNT_HEADER, findOperation, REMAINING_AMOUNT_HEADER, type StaffDcLimIncDecRequest } from '@bo/contracts';
 import { AppError, mountOperation } from '@bo/service-kit';
 import type { MemberDeps } from '../deps.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency.ts';
@@ -16,6 +16,9 @@ export function mountStaffLimitRoutes(router: Router, deps: MemberDeps): void {
     // Not in the draft; tells a caller (and whoever reads its logs) that nothing was applied this time.
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     if (outcome.error) throw new AppError(outcome.error);
+    // The spec's success has no body; these tell a caller that an increase was capped (applied < ocurAmt).
+    if (outcome.applied !== undefined) res.setHeader(APPLIED_AMOUNT_HEADER, String(outcome.applied));
+    if (outcome.remaining !== undefined) res.setHeader(REMAINING_AMOUNT_HEADER, String(outcome.remaining));
   });
 
   mountOperation<{ mbrNo: string }>(router, findOperation('getDsctLmtStatBO'), ({ query }) => readStaffLimit(deps.knex, query.mbrNo));

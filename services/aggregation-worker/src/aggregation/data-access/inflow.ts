@@ -1,4 +1,4 @@
-import { execute, type Db } from '@bo/db';
+import { execute, selectRows, type Db } from '@bo/db';
 import { INFLOW_AGGREGATES } from '@bo/aggregates';
 import type { TimeRange } from '../model.ts';
 
@@ -32,4 +32,33 @@ export async function inflowRowsPerHour(db: Db, day: string): Promise<Map<number
     .where({ agrt_dt: day })
     .groupBy('agrt_hour');
   return new Map(rows.map((r) => [Number(r.h), Number(r.n)]));
+}
+
+/** Page views the aggregate holds per (day, hour) of `days`. */
+export async function aggregatedInflowPerHour(db: Db, days: string[]): Promise<Map<string, number>> {
+  if (!days.length) return new Map();
+  const rows: { d: string; h: number; n: number }[] = await db(INFLOW_AGGREGATES.goodsHourly)
+    .select({ d: 'agrt_dt', h: 'agrt_hour' })
+    .sum({ n: 'inf_cnt' })
+    .whereIn('agrt_dt', days)
+    .groupBy('agrt_dt', 'agrt_hour');
+  return new Map(rows.map((r) => [`${r.d}|${Number(r.h)}`, Number(r.n)]));
+}
+
+/**
+ * Hours of a built day whose aggregate rows differ from a recomputation from the log, key by
+ * key (hour, site, goods, count): the rows that appear on one side only.
+ */
+export async function inflowHoursDiffering(db: Db, day: string, [from, to]: TimeRange): Promise<number[]> {
+  const rows = await selectRows<{ h: number }>(
+    db,
+    `SELECT DISTINCT u.agrt_hour AS h FROM (
+       SELECT agrt_hour, site_no, goods_no, inf_cnt FROM ${INFLOW_AGGREGATES.goodsHourly} WHERE agrt_dt = ?
+       UNION ALL
+       SELECT HOUR(l.inflow_dtm), l.site_no, l.goods_no, COUNT(*) FROM goods_inflow_log l
+        WHERE l.inflow_dtm >= ? AND l.inflow_dtm < ? GROUP BY HOUR(l.inflow_dtm), l.site_no, l.goods_no
+     ) u GROUP BY u.agrt_hour, u.site_no, u.goods_no, u.inf_cnt HAVING COUNT(*) = 1 ORDER BY h`,
+    [day, from, to],
+  );
+  return rows.map((r) => Number(r.h));
 }

@@ -1,6 +1,6 @@
 import { execute, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, EVENT_MEASURE_SUMS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
-import type { TimeRange, Totals } from '../model.ts';
+import type { TimeRange } from '../model.ts';
 
 /**
  * The SQL of the four list aggregates (category, payment method, goods, supplier): one
@@ -29,40 +29,45 @@ export async function deleteListDay(db: Db, kind: ListKind, day: string): Promis
   await db(LIST_AGGREGATES[kind].daily).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
 }
 
+/**
+ * The rows of one day of a list from its events: `agrt_gb_cd, [day,] site_no, keys…, sums…`
+ * (bound: [the day,] the two agrtGbs, from, to). The build inserts them; the reconciliation
+ * compares them with what is stored.
+ */
+function listDaySelect(kind: ListKind, withDay: boolean): string {
+  const keys = KEY_SOURCES[kind].keyExprs.join(', ');
+  return `SELECT e.agrt_gb_cd, ${withDay ? '?, ' : ''}e.site_no, ${keys}, ${EVENT_SUMS}
+     FROM ord_stat_evt e ${joinsOf(kind)}
+     WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?
+     GROUP BY e.agrt_gb_cd, e.site_no, ${keys}`;
+}
+
 /** One `INSERT … SELECT … GROUP BY` for one (kind, day); returns the number of rows written. */
 export async function insertListDay(db: Db, kind: ListKind, day: string, [from, to]: TimeRange): Promise<number> {
   const table = LIST_AGGREGATES[kind];
   const columns = ['agrt_gb_cd', 'agrt_dt', 'site_no', ...table.keys, ...table.attributes, ...MEASURE_COLUMNS].join(', ');
-  const keys = KEY_SOURCES[kind].keyExprs.join(', ');
-  const result = await execute(
-    db,
-    `INSERT INTO ${table.daily} (${columns})
-     SELECT e.agrt_gb_cd, ?, e.site_no, ${keys}, ${EVENT_SUMS}
-     FROM ord_stat_evt e ${joinsOf(kind)}
-     WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?
-     GROUP BY e.agrt_gb_cd, e.site_no, ${keys}`,
-    [day, ...AGRT_GBS, from, to],
-  );
+  const result = await execute(db, `INSERT INTO ${table.daily} (${columns}) ${listDaySelect(kind, true)}`, [day, ...AGRT_GBS, from, to]);
   return result.affectedRows;
 }
 
-/** Per agrtGb totals straight from the events of one day, through the kind's joins. */
-export async function listSourceTotals(db: Db, kind: ListKind, [from, to]: TimeRange): Promise<Totals[]> {
-  return selectRows<Totals>(
+/**
+ * How many rows of one built day of a list differ from a recomputation from the events, key by
+ * key with every attribute and sum: rows that appear on one side only (a late row changes one
+ * key's sums; a hand edit that keeps the day's totals still shows).
+ */
+export async function listDayRowsDiffering(db: Db, kind: ListKind, day: string, [from, to]: TimeRange): Promise<number> {
+  const table = LIST_AGGREGATES[kind];
+  const columns = ['agrt_gb_cd', 'site_no', ...table.keys, ...table.attributes, ...MEASURE_COLUMNS];
+  const [row] = await selectRows<{ n: number }>(
     db,
-    `SELECT e.agrt_gb_cd, ${EVENT_SUMS_AS_COLUMNS}
-     FROM ord_stat_evt e ${joinsOf(kind)}
-     WHERE e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?
-     GROUP BY e.agrt_gb_cd`,
-    [...AGRT_GBS, from, to],
+    `SELECT COUNT(*) AS n FROM (
+       SELECT 1 FROM (
+         SELECT ${columns.join(', ')} FROM ${table.daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ?
+         UNION ALL
+         ${listDaySelect(kind, false)}
+       ) u GROUP BY ${columns.map((c) => `u.${c}`).join(', ')} HAVING COUNT(*) = 1
+     ) d`,
+    [...AGRT_GBS, day, ...AGRT_GBS, from, to],
   );
-}
-
-/** Per agrtGb totals of one built day of a list aggregate. */
-export async function listDayTotals(db: Db, kind: ListKind, day: string): Promise<Totals[]> {
-  return db(LIST_AGGREGATES[kind].daily)
-    .select('agrt_gb_cd', ...MEASURE_COLUMNS.map((c) => db.raw(`SUM(${c}) AS ${c}`)))
-    .whereIn('agrt_gb_cd', AGRT_GBS)
-    .andWhere({ agrt_dt: day })
-    .groupBy('agrt_gb_cd');
+  return Number(row?.n ?? 0);
 }

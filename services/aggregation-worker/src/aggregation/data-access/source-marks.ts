@@ -3,7 +3,11 @@ import type { Source, TimeRange, TouchedBucket } from '../model.ts';
 
 /**
  * Row numbers of the sources (`ord_stat_evt.evt_no`, `goods_inflow_log.log_no`): what a build
- * has seen at least, and which days or hours rows numbered past a mark fall on.
+ * has seen at least, and which days or hours rows numbered past a mark fall on. Also the
+ * re-count of recent hours, which catches rows whose number was taken before the mark passed
+ * it but whose transaction committed after (numbers are handed out at insert, not at commit).
+ * Every read here is a range on the time index (`idx_inflow_dtm`, `idx_evt_dtm`) or on the
+ * number, so it stays indexed whether the primary key is the number alone or (number, time).
  */
 
 const NUMBER_COLUMN: Record<Source, string> = { ord_stat_evt: 'evt_no', goods_inflow_log: 'log_no' };
@@ -50,4 +54,15 @@ export async function inflowHoursBetween(db: Db, fromNo: number, toNo: number): 
     .andWhere('log_no', '<=', toNo)
     .groupBy('d', 'h');
   return rows.map((r) => ({ day: r.d, hour: Number(r.h), maxNo: Number(r.n) }));
+}
+
+/** Page views per (day, hour) of `[from, to)` straight from the log. */
+export async function inflowCountsPerHour(db: Db, [from, to]: TimeRange): Promise<Map<string, number>> {
+  const rows: { d: string; h: number; n: number }[] = await db('goods_inflow_log')
+    .select(db.raw("DATE_FORMAT(inflow_dtm, '%Y-%m-%d') AS d"), db.raw('HOUR(inflow_dtm) AS h'))
+    .count({ n: '*' })
+    .where('inflow_dtm', '>=', from)
+    .andWhere('inflow_dtm', '<', to)
+    .groupBy('d', 'h');
+  return new Map(rows.map((r) => [`${r.d}|${Number(r.h)}`, Number(r.n)]));
 }

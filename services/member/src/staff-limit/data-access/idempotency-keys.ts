@@ -20,7 +20,7 @@ export async function insertIdempotencyClaim(
 }
 
 export async function findIdempotencyKey(db: Knex, key: string): Promise<IdempotencyRow | undefined> {
-  return db('staff_dc_lim_idem')
+  return (await db('staff_dc_lim_idem')
     .select({
       reqHash: 'req_hash',
       procStat: 'proc_stat',
@@ -31,7 +31,7 @@ export async function findIdempotencyKey(db: Knex, key: string): Promise<Idempot
       expDtm: 'exp_dtm',
     })
     .where({ idem_key: key })
-    .first();
+    .first()) as IdempotencyRow | undefined;
 }
 
 /** Take over a claim whose owner's lease ran out; 1 when this caller now owns it. */
@@ -48,19 +48,6 @@ export async function takeOverIdempotencyClaim(
     .andWhere('owner_id', previousOwner)
     .andWhere('lease_end_dtm', '<=', now)
     .update({ owner_id: ownerId, lease_end_dtm: leaseEnd });
-}
-
-/** Store the outcome; 0 when this caller no longer owns the claim (its lease was taken over). */
-export async function recordIdempotencyOutcome(
-  trx: Knex.Transaction,
-  key: string,
-  ownerId: string,
-  status: number,
-  body: string | null,
-): Promise<number> {
-  return trx('staff_dc_lim_idem')
-    .where({ idem_key: key, owner_id: ownerId, proc_stat: 'PROCESSING' })
-    .update({ proc_stat: 'DONE', owner_id: null, resp_status: status, resp_body: body });
 }
 
 export async function deleteIdempotencyClaim(db: Knex, key: string, ownerId: string): Promise<void> {
