@@ -1,4 +1,3 @@
-import type { TSchema } from '@sinclair/typebox';
 import { ErrorCode } from './common.ts';
 import { operationsOf, type OperationSpec, type ServiceName } from './operations.ts';
 
