@@ -11,7 +11,7 @@ import { backofficeConfigSchema } from '../services/backoffice/src/config.ts';
 import { memberConfigSchema } from '../services/member/src/config.ts';
 import { workerConfigSchema } from '../services/aggregation-worker/src/config.ts';
 
-type Prop = { default?: unknown; description?: string; anyOf?: { const?: unknown }[] };
+type Prop = { default?: string | number | boolean; description?: string; anyOf?: { const?: string | number | boolean }[] };
 
 const owners: [string, Record<string, Prop>][] = [
   ['backoffice', backofficeConfigSchema],

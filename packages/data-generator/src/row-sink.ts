@@ -132,6 +132,7 @@ function sqlLiteral(field: string): string {
   const text = field.includes('\\')
     ? field.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c))
     : field;
+  // eslint-disable-next-line no-control-regex -- NUL and Ctrl-Z are the characters MySQL's string-literal escapes (\0, \Z) exist for
   return `'${text.replace(/[\\'\0\n\r\x1a]/g, (c) => (c === '\0' ? '\\0' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\x1a' ? '\\Z' : `\\${c}`))}'`;
 }
 

@@ -155,7 +155,7 @@ export async function seedDatabases(options: SeedOptions): Promise<SeedResult> {
     progress({ phase: 'step', message: 'masters: sites, suppliers, brands, categories, codes, users' });
     const catalog = buildCatalog(plan.seed);
     await insertMasters(bo, catalog.masters);
-    for (const [t, rows] of Object.entries(catalog.masters)) counts[t] = rows.length;
+    for (const [t, rows] of Object.entries(catalog.masters) as [string, object[]][]) counts[t] = rows.length;
     lap('masters');
 
     progress({ phase: 'step', message: `goods (${plan.goods}), display categories and promotions` });
@@ -168,7 +168,7 @@ export async function seedDatabases(options: SeedOptions): Promise<SeedResult> {
     );
     counts.goods = goods.length;
     const display = buildDisplay(plan, goods);
-    for (const [t, rows] of Object.entries(display)) {
+    for (const [t, rows] of Object.entries(display) as [string, object[]][]) {
       await insertChunks(bo, t, rows);
       counts[t] = rows.length;
     }

@@ -91,7 +91,7 @@ describe('buildMasters', () => {
     const db = await createTestDatabase('masters', boSourceMigrations);
     try {
       await insertMasters(db.knex, m);
-      for (const [table, rows] of Object.entries(m)) {
+      for (const [table, rows] of Object.entries(m) as [string, object[]][]) {
         const [[{ n }]] = (await db.knex.raw(`SELECT COUNT(*) AS n FROM \`${table}\``)) as [[{ n: number }]];
         expect(n, table).to.equal(rows.length);
       }

@@ -50,14 +50,14 @@ describe('retryOnLockConflict (real deadlocks)', () => {
       retryOnLockConflict(4, counted(crossing('b', 'a', gate))),
     ]);
     expect(attempts, 'one side was the victim and ran again').to.equal(3);
-    const rows = await knex('pair').orderBy('id');
+    const rows = (await knex('pair').orderBy('id')) as { id: string; n: number }[];
     expect(rows.map((r) => r.n)).to.deep.equal([2, 2]);
   });
 
   it('when the conflict outlasts the attempts, then the deadlock error itself is thrown', async () => {
     const gate = { arrived: 0 };
     const results = await Promise.allSettled([
-      knex.transaction(async () => undefined),
+      knex.transaction(() => Promise.resolve(undefined)),
       retryOnLockConflict(1, crossing('a', 'b', gate)),
       crossing('b', 'a', gate)(),
     ]);

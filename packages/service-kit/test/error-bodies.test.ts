@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { findOperation } from '@bo/contracts';
+import { findOperation, type EnvelopeOf, type ErrorCode } from '@bo/contracts';
 import { AppError, mountOperation } from '../src/index.ts';
 import { captureLogs } from '@bo/testing';
 import { kitApp, PREFIX } from './support/kit-app.ts';
@@ -10,21 +10,25 @@ const app = kitApp({
   logger: logs.logger,
   docs: 'backoffice',
   routes: (r) => {
-    mountOperation<unknown, { productName: string }>(r, findOperation('getAiGoodsAutoFill'), async ({ body }) => {
-      if (body.productName === 'unknown') throw new AppError('GOODS_NOT_FOUND');
-      return { goodsNm: body.productName };
+    mountOperation<unknown, { productName: string }>(r, findOperation('getAiGoodsAutoFill'), ({ body }) => {
+      if (body.productName === 'unknown') return Promise.reject(new AppError('GOODS_NOT_FOUND'));
+      return Promise.resolve({ goodsNm: body.productName });
     });
-    mountOperation<unknown, { goodsNo: string }>(r, findOperation('getAiGoodsDescV2'), async ({ body }) => ({
-      result: 'OK',
-      content: body.goodsNo,
-      citations: [],
-    }));
-    mountOperation(r, findOperation('getAiGoodsListV1'), async () => ({ totalCount: 0, payloads: [] }));
-    mountOperation<{ startDate: string; agrtGb: string }>(r, findOperation('getCategoryStatusList'), async ({ query }) => ({
-      totalCount: 0,
-      payloads: [],
-      query,
-    }));
+    mountOperation<unknown, { goodsNo: string }>(r, findOperation('getAiGoodsDescV2'), ({ body }) =>
+      Promise.resolve({
+        result: 'OK',
+        content: body.goodsNo,
+        citations: [],
+      }),
+    );
+    mountOperation(r, findOperation('getAiGoodsListV1'), () => Promise.resolve({ totalCount: 0, payloads: [] }));
+    mountOperation<{ startDate: string; agrtGb: string }>(r, findOperation('getCategoryStatusList'), ({ query }) =>
+      Promise.resolve({
+        totalCount: 0,
+        payloads: [],
+        query,
+      }),
+    );
     r.post('/echo-size', (req, res) => {
       res.json({ chars: JSON.stringify(req.body).length });
     });
@@ -71,7 +75,7 @@ describe('error bodies', () => {
   it('when a required body field is missing, then each missing field is named', async () => {
     const res = await request(app).post(DESC).send({});
     expect(res.status).to.equal(900);
-    expect(res.body.errors).to.deep.equal([
+    expect((res.body as ErrorCode).errors).to.deep.equal([
       { field: 'goodsNo', message: 'is required' },
       { field: 'option', message: 'is required' },
     ]);
@@ -99,15 +103,16 @@ describe('error bodies', () => {
     const res = await request(app).post(AUTO_FILL).send({ productName: 'unknown' });
     expect(res.status).to.equal(900);
     expect(res.body).to.include({ code: '2001', httpStatus: 404, error: true, isProcess: false, payload: null });
-    expect(res.body.errors).to.deep.equal([]);
+    expect((res.body as EnvelopeOf<unknown>).errors).to.deep.equal([]);
   });
 
   it('when an envelope operation succeeds, then 200 with the envelope around the payload', async () => {
     const res = await request(app).post(AUTO_FILL).send({ productName: 'Wool coat' });
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ code: '0000', isProcess: true, error: false });
-    expect(res.body.payload).to.deep.equal({ goodsNm: 'Wool coat' });
-    expect(res.body.errors).to.deep.equal([]);
+    const body = res.body as EnvelopeOf<{ goodsNm: string }>;
+    expect(body).to.include({ code: '0000', isProcess: true, error: false });
+    expect(body.payload).to.deep.equal({ goodsNm: 'Wool coat' });
+    expect(body.errors).to.deep.equal([]);
   });
 
   it('when a query parameter has the wrong type, then 900 naming it, never a crash', async () => {
@@ -115,7 +120,7 @@ describe('error bodies', () => {
       .get(`${PREFIX}/v1/statistics/categoryStatus/getCategoryStatusList`)
       .query({ startDate: '2026-02-30', endDate: '2026-03-01', agrtGb: '09' });
     expect(res.status).to.equal(900);
-    expect(res.body.errors).to.deep.equal([
+    expect((res.body as ErrorCode).errors).to.deep.equal([
       { field: 'startDate', message: 'must be a valid date' },
       { field: 'agrtGb', message: 'must be one of "01", "02"' },
     ]);
@@ -126,7 +131,7 @@ describe('error bodies', () => {
       `${PREFIX}/v1/statistics/categoryStatus/getCategoryStatusList?startDate=2026-03-01&startDate=2026-03-02&endDate=2026-03-03&agrtGb=01`,
     );
     expect(res.status).to.equal(900);
-    expect(res.body.errors).to.deep.equal([{ field: 'startDate', message: 'must be string' }]);
+    expect((res.body as ErrorCode).errors).to.deep.equal([{ field: 'startDate', message: 'must be string' }]);
   });
 
   it('when a path is unknown, then 404 with the ErrorCode body and a warn line', async () => {
@@ -176,7 +181,7 @@ describe('error bodies', () => {
   it('when the body is a bare JSON string, then 900 with MALFORMED_JSON (only objects and arrays are JSON bodies)', async () => {
     const res = await request(app).post(DESC).set('Content-Type', 'application/json').send('"just text"');
     expect(res.status).to.equal(900);
-    expect(res.body.code).to.equal('1001');
+    expect((res.body as ErrorCode).code).to.equal('1001');
   });
 
   it('when the body is a JSON array, then 900 naming the body', async () => {
@@ -184,7 +189,7 @@ describe('error bodies', () => {
       .post(DESC)
       .send([{ goodsNo: 'G1', option: 'X' }]);
     expect(res.status).to.equal(900);
-    expect(res.body.errors).to.deep.equal([{ field: '(body)', message: 'must be a JSON object' }]);
+    expect((res.body as ErrorCode).errors).to.deep.equal([{ field: '(body)', message: 'must be a JSON object' }]);
   });
 
   for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
@@ -223,7 +228,7 @@ describe('error bodies', () => {
       .post(`${PREFIX}/echo-size`)
       .send({ text: 'x'.repeat(1024 * 1024 - 100) });
     expect(res.status).to.equal(200);
-    expect(res.body.chars).to.equal(1024 * 1024 - 100 + '{"text":""}'.length);
+    expect((res.body as { chars: number }).chars).to.equal(1024 * 1024 - 100 + '{"text":""}'.length);
   });
 
   it('when the body of an envelope operation is larger than 1 MB, then the failure is the envelope', async () => {

@@ -48,7 +48,17 @@ describe('graceful shutdown', () => {
           res.json({ done: true });
         }),
     });
-    const server = await startHttpServer(app, 0, [async () => void events.push('closer ran')], '127.0.0.1');
+    const server = await startHttpServer(
+      app,
+      0,
+      [
+        () => {
+          events.push('closer ran');
+          return Promise.resolve();
+        },
+      ],
+      '127.0.0.1',
+    );
 
     const inFlight = getJson(`${server.url}${PREFIX}/slow`);
     await entered.promise;

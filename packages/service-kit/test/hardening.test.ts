@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
-import { findOperation } from '@bo/contracts';
+import { findOperation, type EnvelopeOf } from '@bo/contracts';
 import { captureLogs } from '@bo/testing';
 import { mountOperation, startHttpServer, type RunningServer } from '../src/index.ts';
 import { kitApp, PREFIX } from './support/kit-app.ts';
@@ -80,8 +80,9 @@ describe('hardening: request time limit, socket limits', () => {
     it('when an envelope operation runs over the limit, then the 1504 answer is the result envelope', async () => {
       const res = await request(app).post(`${PREFIX}/v2/goods/ai/getAiGoodsAutoFill`).send({ productName: 'x' }).timeout(10_000);
       expect(res.status).to.equal(900);
-      expect(res.body).to.include({ code: '1504', httpStatus: 504, isProcess: false, error: true, payload: null });
-      expect(res.body.errors).to.deep.equal([]);
+      const body = res.body as EnvelopeOf<unknown>;
+      expect(body).to.include({ code: '1504', httpStatus: 504, isProcess: false, error: true, payload: null });
+      expect(body.errors).to.deep.equal([]);
     });
 
     it('when a streamed answer keeps writing past the limit, then it is not cut and arrives whole', async () => {

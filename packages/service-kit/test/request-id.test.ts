@@ -4,6 +4,11 @@ import { AppError } from '../src/index.ts';
 import { captureLogs } from '@bo/testing';
 import { kitApp, PREFIX } from './support/kit-app.ts';
 
+/** What the test's `/work` route answers. */
+interface WorkBody {
+  marker: string;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('request id', () => {
@@ -15,7 +20,7 @@ describe('request id', () => {
         const { marker, waitMs } = req.body as { marker: string; waitMs: number };
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         logs.logger.info('work done', { marker });
-        res.json({ marker });
+        res.json({ marker } satisfies WorkBody);
       });
       r.get('/declared', () => {
         throw new AppError('GOODS_NOT_FOUND');
@@ -67,7 +72,7 @@ describe('request id', () => {
       request(app).post(`${PREFIX}/work`).set('X-Request-Id', 'overlap-slow').send({ marker: 'slow', waitMs: 150 }),
       request(app).post(`${PREFIX}/work`).set('X-Request-Id', 'overlap-fast').send({ marker: 'fast', waitMs: 0 }),
     ]);
-    expect([slow.body.marker, fast.body.marker]).to.deep.equal(['slow', 'fast']);
+    expect([(slow.body as WorkBody).marker, (fast.body as WorkBody).marker]).to.deep.equal(['slow', 'fast']);
     expect(
       logs
         .of('overlap-slow')

@@ -30,8 +30,8 @@ function startChild(command: string, args: string[]): ChildProcess & { output: (
   child.once('exit', () => started.delete(child));
   let output = '';
   const keep = (d: Buffer) => (output = (output + d.toString()).slice(-8000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   return Object.assign(child, { output: () => output });
 }
 
@@ -94,7 +94,7 @@ async function startedServer(o: {
     start: async () => {
       const c = startChild(o.command, o.args);
       child = c;
-      await poll(o.label, c, async () => c.output().includes(o.readyLine), o.readyWithinMs);
+      await poll(o.label, c, () => Promise.resolve(c.output().includes(o.readyLine)), o.readyWithinMs);
     },
     stop: async () => child && stopChild(child, 'SIGTERM'),
     kill: async () => child && stopChild(child, 'SIGKILL'),

@@ -58,8 +58,8 @@ export async function startService(name: ServiceName, env: Record<string, string
     output += d.toString();
     for (const w of waiters.filter((x) => output.includes(x.text))) w.resolve();
   };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
   const exited = exitOf(child);
   const service: ServiceProcess = {
     name,

@@ -17,9 +17,11 @@ import {
   waitForJobs,
 } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
+import { selectRows } from '@bo/db';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { runScheduled, type ScheduleRunDeps } from '../src/queue/schedule-runs.ts';
 import { capturingLogger, createTestQueues, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
+import type { WatermarkRow } from './helpers/build-rows.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01'];
 const DAILY = ['category', 'payway', 'goods', 'entr'] as const;
@@ -108,7 +110,7 @@ describe('late data and nightly reconciliation', () => {
     // A loaded machine may take a while to hand the job to the worker; the property has no clock in it.
     this.timeout(120_000);
     const day = '2026-04-29';
-    const markBefore = (await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()).last_no;
+    const markBefore = ((await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()) as WatermarkRow).last_no;
     // Hold one row of the day so the build started now stays in the middle of its work.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -120,11 +122,12 @@ describe('late data and nightly reconciliation', () => {
     await waitFor(
       'the build to wait on the held row',
       async () => {
-        const [rows] = await db.knex.raw(
+        const rows = await selectRows<{ n: number }>(
+          db.knex,
           "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_ctg_daily%'",
           [db.name],
         );
-        return Number(rows[0].n) > 0;
+        return Number(rows[0]!.n) > 0;
       },
       60_000,
     ).catch((err: unknown) => {
@@ -138,7 +141,10 @@ describe('late data and nightly reconciliation', () => {
 
     const queued = await lateRuns();
     expect(queued.map((q) => q.jobId).sort()).to.deep.equal(EVENT_KINDS.map((k) => `build-${k}-${day}`).sort());
-    expect((await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()).last_no, 'the mark waits').to.equal(markBefore);
+    expect(
+      ((await db.knex('agg_watermark').where({ source_nm: 'ord_stat_evt' }).first()) as WatermarkRow).last_no,
+      'the mark waits',
+    ).to.equal(markBefore);
 
     release();
     await holder;

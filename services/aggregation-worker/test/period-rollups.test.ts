@@ -185,7 +185,7 @@ describe('period rollups: kind period and the inflow rollups', () => {
   it('when a goods was filed before it had a snapshot row, then the reconciliation finds the day once the row exists', async () => {
     const day = DAYS[0]!;
     const goodsNo = data.events.find((e) => e.evt_dtm.startsWith(day))!.goods_no;
-    const snapshot = await db.knex('agg_goods_dim').where({ goods_no: goodsNo }).first();
+    const snapshot = (await db.knex('agg_goods_dim').where({ goods_no: goodsNo }).first()) as Record<string, unknown>;
     // As if the goods appeared between a build's snapshot insert and its filing.
     await db.knex('agg_goods_dim').where({ goods_no: goodsNo }).delete();
     await db.knex.transaction((trx) => replacePeriodDay(trx, day, [`${day} 00:00:00`, `${DAYS[1]} 00:00:00`]));

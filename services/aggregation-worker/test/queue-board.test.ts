@@ -3,6 +3,7 @@ import { AGGREGATE_KINDS } from '@bo/contracts';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createTestDatabase, type TestDatabase, testLogger } from '@bo/testing';
+import type { Readiness } from '@bo/service-kit';
 import { boMigrations } from '@bo/aggregates';
 import { createWorkerApp } from '../src/app.ts';
 import { createTestQueues, keysUnder, testPrefix, type TestQueueEnv } from './helpers/queue-env.ts';
@@ -80,7 +81,7 @@ describe('queue dashboard', () => {
     expect(page.text).to.include('<div id="root">');
     const api = await request(app).get('/admin/queues/api/queues').set('Authorization', OPS);
     expect(api.status).to.equal(200);
-    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).to.deep.equal(['agg-build', 'agg-schedule']);
+    expect((api.body as { queues: { name: string }[] }).queues.map((q) => q.name).sort()).to.deep.equal(['agg-build', 'agg-schedule']);
   });
 
   it('when the rerun form is submitted with a range, then one job per (kind, day) is queued with a deterministic id', async () => {
@@ -135,7 +136,7 @@ describe('queue dashboard', () => {
     expect((await request(app).get('/health')).body).to.deep.equal({ status: 'UP' });
     const ready = await request(app).get('/ready');
     expect(ready.status).to.equal(200);
-    expect(Object.keys(ready.body.checks).sort()).to.deep.equal(['database', 'redis']);
+    expect(Object.keys((ready.body as Readiness).checks).sort()).to.deep.equal(['database', 'redis']);
   });
 
   it('when jobs are queued under this test prefix, then every key is under it and another prefix sees nothing', async () => {

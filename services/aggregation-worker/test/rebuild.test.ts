@@ -14,6 +14,7 @@ import {
 } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
+import type { BuiltDayRow, RunLogRow } from './helpers/build-rows.ts';
 
 const DAYS = ['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02'];
 const DAILY: DailyKindName[] = ['category', 'payway', 'goods', 'entr'];
@@ -97,15 +98,15 @@ describe('rebuildAggregate', () => {
   it('when a day is built, then its status and a done run log record who asked and how many rows', async () => {
     const day = DAYS[0]!;
     const res = await rebuildAggregate(db.knex, { kind: 'payway', day, requestedBy: 'dashboard', jobId: 'agg-payway-2026-04-29' });
-    const log = await db.knex('agg_run_log').where({ job_id: 'agg-payway-2026-04-29' }).first();
+    const log = (await db.knex('agg_run_log').where({ job_id: 'agg-payway-2026-04-29' }).first()) as RunLogRow;
     expect(log).to.include({ kind: 'payway', agrt_dt: day, requested_by: 'dashboard', outcome: 'done', row_cnt: res.rows });
     expect(log.finished_dtm).to.be.a('string');
     const maxEvtNo = Math.max(
-      ...(await db.knex('ord_stat_evt').select('evt_no', 'evt_dtm'))
+      ...(await db.knex('ord_stat_evt').select<{ evt_no: number; evt_dtm: string }[]>('evt_no', 'evt_dtm'))
         .filter((e) => String(e.evt_dtm).startsWith(day))
         .map((e) => Number(e.evt_no)),
     );
-    const status = await db.knex('agg_built_day').where({ kind: 'payway', agrt_dt: day }).first();
+    const status = (await db.knex('agg_built_day').where({ kind: 'payway', agrt_dt: day }).first()) as BuiltDayRow;
     expect(status).to.include({ agrt_hour: -1, row_cnt: res.rows, built_max_no: maxEvtNo });
   });
 

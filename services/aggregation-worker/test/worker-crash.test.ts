@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type Knex } from '@bo/db';
+import { selectRows, type Knex } from '@bo/db';
 import {
   createTestDatabase,
   type TestDatabase,
@@ -85,11 +85,12 @@ describe('worker process killed in the middle of a job', function () {
     await enqueueBuild(env.queues.build, { kind: 'goods', day: DAY }, 'cli');
     await waitFor('the job to be active', async () => (await (await env.queues.build.getJob(JOB_ID))?.getState()) === 'active', 30_000);
     await waitFor('the build to wait on the held row', async () => {
-      const [rows] = await db.knex.raw(
+      const rows = await selectRows<{ n: number }>(
+        db.knex,
         "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE 'DELETE%agg_goods_daily%'",
         [db.name],
       );
-      return Number(rows[0].n) > 0;
+      return Number(rows[0]!.n) > 0;
     });
     expect(await storedRows(db.knex, 'goods', DAY), 'a reader sees the old day while it is rebuilt').to.deep.equal(before);
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { TObject } from '@sinclair/typebox';
 import { ERRORS, operationsOf, type OperationSpec } from '@bo/contracts';
 import {
   type TestDatabase,
@@ -48,7 +47,7 @@ const SAMPLES: Record<string, Record<string, string>> = {
 };
 
 function sampleOf(op: OperationSpec): Record<string, string> {
-  const schema = (op.query ?? op.body) as (TObject & { $id?: string }) | undefined;
+  const schema = op.query ?? op.body;
   const id = schema?.$id?.replace(/WithFileName$/, '') ?? '';
   const sample = SAMPLES[id];
   if (!sample) throw new Error(`no sample request for ${op.operationId} (schema ${id || 'none'}): add one to SAMPLES`);
@@ -62,7 +61,7 @@ async function call(app: Express, op: OperationSpec, authorization: string | und
   const sent = op.response === 'excel' ? req.buffer(true).parse(binary) : req;
   const res = await (authorization === undefined ? sent : sent.set('Authorization', authorization));
   const json = Buffer.isBuffer(res.body) && /json/.test(String(res.headers['content-type']));
-  return { status: res.status, body: (json ? JSON.parse(res.body.toString('utf8')) : res.body) as unknown };
+  return { status: res.status, body: (json ? JSON.parse((res.body as Buffer).toString('utf8')) : res.body) as unknown };
 }
 
 const CLAIMS = { sub: 'md01', workGrpCd: 'BO_MD', entrNo: 'E001' };

@@ -52,14 +52,11 @@ describe('hostile input: back-office operations', function () {
     for (let day = plan.start; day <= plan.end; day = addDays(day, 1))
       for (const kind of [...DAILY_KINDS, 'inflow' as const]) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
 
-    const goods = (await db.knex('goods').whereNotNull('brand_no').whereNotNull('md_id').orderBy('goods_no').first()) as Record<
-      string,
-      string
-    >;
-    const site = (await db.knex('site').orderBy('site_no').first('site_no')) as { site_no: string };
-    const option = (await db.knex('cm_cd').where({ grp_cd: 'PR050', use_yn: 'Y' }).orderBy('sort_seq').first('cd')) as { cd: string };
-    const md = (await db.knex('md_std_ctg').orderBy('user_id').first('user_id')) as { user_id: string };
-    const promotion = (await db.knex('mkdp').orderBy('mkdp_no').first('mkdp_nm')) as { mkdp_nm: string } | undefined;
+    const goods = await db.knex('goods').whereNotNull('brand_no').whereNotNull('md_id').orderBy('goods_no').first<Record<string, string>>();
+    const site = await db.knex('site').orderBy('site_no').first<{ site_no: string }>('site_no');
+    const option = await db.knex('cm_cd').where({ grp_cd: 'PR050', use_yn: 'Y' }).orderBy('sort_seq').first<{ cd: string }>('cd');
+    const md = await db.knex('md_std_ctg').orderBy('user_id').first<{ user_id: string }>('user_id');
+    const promotion = await db.knex('mkdp').orderBy('mkdp_no').first<{ mkdp_nm: string } | undefined>('mkdp_nm');
     samples = sampleRequests({
       ...goods,
       site_no: site.site_no,

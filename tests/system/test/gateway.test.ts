@@ -365,7 +365,7 @@ describe('gateway in front of the real services', () => {
   let memberPort: number;
   const STAFF = { mbrNo: 'GW1', rmndAmt: 8_000, limAmt: 10_000 };
   const remaining = async () =>
-    ((await memberDb.knex('staff_dc_lim').where({ mbr_no: STAFF.mbrNo }).first('rmnd_amt')) as { rmnd_amt: number }).rmnd_amt;
+    (await memberDb.knex('staff_dc_lim').where({ mbr_no: STAFF.mbrNo }).first<{ rmnd_amt: number }>('rmnd_amt')).rmnd_amt;
   const historyRows = async () => (await memberDb.knex('staff_dc_lim_hist').where({ mbr_no: STAFF.mbrNo })).length;
   const change = JSON.stringify({ mbrNo: STAFF.mbrNo, rsrvUseGbCd: '20', ocurAmt: 1_000, ordNo: 'O-GW' });
 

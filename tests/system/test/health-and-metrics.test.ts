@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createKnex, type Knex } from '@bo/db';
+import type { Readiness } from '@bo/service-kit';
 import { createTestDatabase, type TestDatabase, bearer, captureLogs, freePort } from '@bo/testing';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
 
@@ -51,10 +52,11 @@ describe('health, readiness and metrics of the real services', () => {
         const app = down();
         const res = await request(app).get(`${prefix}/ready`);
         expect(res.status).to.equal(503);
-        expect(res.body.status).to.equal('DOWN');
-        expect(Object.keys(res.body.checks)).to.deep.equal(['database']);
-        expect(res.body.checks.database.status).to.equal('DOWN');
-        expect(res.body.checks.database.error).to.be.a('string').and.not.equal('');
+        const body = res.body as Readiness;
+        expect(body.status).to.equal('DOWN');
+        expect(Object.keys(body.checks)).to.deep.equal(['database']);
+        expect(body.checks.database?.status).to.equal('DOWN');
+        expect(body.checks.database?.error).to.be.a('string').and.not.equal('');
         expect((await request(app).get(`${prefix}/health`)).status).to.equal(200);
       });
     });

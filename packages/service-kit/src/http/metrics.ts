@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { IRoute, RequestHandler } from 'express';
 import client from 'prom-client';
 
 /** Prometheus metrics of one app: its own registry, so several apps can live in one test process. */
@@ -24,7 +24,8 @@ export function createMetrics(service: string) {
     const end = latency.startTimer();
     res.on('finish', () => {
       // The route pattern, never the raw path: raw paths would explode the label set.
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const matched = req.route as IRoute | undefined; // Express types `req.route` as any
+      const route = matched?.path ? `${req.baseUrl}${String(matched.path)}` : 'unmatched';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       requests.inc(labels);
       end(labels);

@@ -12,6 +12,12 @@ const LEAKS: [string, RegExp][] = [
 /** Codes of the catalogue with their conventional status, written out here rather than read back from the app. */
 const CATALOGUE = new Map<string, number>(Object.values(ERRORS).map((e) => [e.code, e.httpStatus]));
 
+/** One entry of a failure's `errors`: `{field, message}`, both strings. */
+function isFieldError(e: unknown): boolean {
+  const entry = e as { field?: unknown; message?: unknown } | null | undefined;
+  return typeof entry?.field === 'string' && typeof entry?.message === 'string';
+}
+
 /**
  * The properties every answer to a hostile request must have; returns what is wrong (empty: fine).
  * Never a 5xx (a declared failure is HTTP 900, whose body status must be below 500 too), never
@@ -53,7 +59,7 @@ export function answerProblems(op: OperationSpec, answer: RawAnswer): string[] {
     problems.push(`HTTP status ${answer.status} but httpStatus ${httpStatus} in the body`);
   if ('errors' in body) {
     const errors = body.errors;
-    if (!Array.isArray(errors) || errors.some((e) => typeof e?.field !== 'string' || typeof e?.message !== 'string'))
+    if (!Array.isArray(errors) || !errors.every(isFieldError))
       problems.push(`failure errors are not [{field, message}]: ${JSON.stringify(errors).slice(0, 300)}`);
   }
   if ('error' in body || 'payload' in body) {

@@ -40,7 +40,7 @@ export function hostileRequest(op: OperationSpec, sample: SampleRequest, options
       const headers: Record<string, string> = {};
       if (authorization !== undefined) headers.authorization = authorization.replace(/[^\t\x20-\x7e]/g, '');
       if (requestId !== undefined) headers['x-request-id'] = requestId;
-      for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name] = value as string;
+      for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name] = value;
       if (body?.contentType !== undefined) headers['content-type'] = body.contentType;
       if (body?.contentEncoding !== undefined) headers['content-encoding'] = body.contentEncoding;
       return { method: op.method, query, headers, ...(body ? { body: body.text } : {}) };

@@ -48,7 +48,7 @@ export const hostileJsonValue = (): fc.Arbitrary<unknown> =>
       weight: 1,
       arbitrary: fc
         .tuple(fc.integer({ min: 1000, max: 60_000 }), fc.constantFrom<unknown>(0, 'x', null, {}))
-        .map(([n, v]) => Array(n).fill(v)),
+        .map(([n, v]) => Array<unknown>(n).fill(v)),
     },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   );

@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+
 /** Keys whose value must never reach Object.prototype. */
 export const POLLUTION_KEYS = ['polluted', 'isAdmin', 'entrNo', 'workGrpCd'] as const;
 
@@ -17,7 +19,8 @@ export function prototypeSnapshot(): PrototypeSnapshot {
       name,
       new Map(
         Reflect.ownKeys(proto).map((k) => {
-          const d = Object.getOwnPropertyDescriptor(proto, k)!;
+          // Accessors are compared by identity, never called.
+          const d = Object.getOwnPropertyDescriptor(proto, k) as { get?: unknown; set?: unknown; value?: unknown };
           return [k, d.get ?? d.set ?? d.value];
         }),
       ),
@@ -36,6 +39,6 @@ export function prototypeChanges(before: PrototypeSnapshot): string[] {
     for (const k of old.keys()) if (!props.has(k)) changes.push(`${name}.${String(k)} removed`);
   }
   const probe = {} as Record<string, unknown>;
-  for (const k of POLLUTION_KEYS) if (probe[k] !== undefined) changes.push(`({}).${k} is ${String(probe[k])}`);
+  for (const k of POLLUTION_KEYS) if (probe[k] !== undefined) changes.push(`({}).${k} is ${inspect(probe[k])}`);
   return changes;
 }

@@ -1,6 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
+import type { Router } from 'express';
 import type { Queues } from '../queue/queues.ts';
 
 export const BOARD_PATH = '/admin/queues';
@@ -11,7 +12,7 @@ export const RERUN_PATH = '/admin/rerun';
  * is read-only apart from retries, since its jobs only come from the schedulers. A header link
  * leads to the rerun form.
  */
-export function queueBoard(queues: Queues) {
+export function queueBoard(queues: Queues): Router {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BOARD_PATH);
   createBullBoard({
@@ -19,10 +20,9 @@ export function queueBoard(queues: Queues) {
       new BullMQAdapter(queues.build, { description: 'one job per (aggregate, day[, hour])' }),
       new BullMQAdapter(queues.schedule, { description: 'daily, hourly and reconciliation runs', readOnlyMode: true, allowRetries: true }),
     ],
-    // @bull-board/express 9.10.1 pins its own @bull-board/api 9.10.1 types; the adapter
-    // interface is the same in 9.10.2 (the one whose UI is served), only the declarations differ.
-    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    serverAdapter,
     options: { uiConfig: { boardTitle: 'Aggregation', miscLinks: [{ text: 'Rerun aggregates', url: RERUN_PATH }] } },
   });
-  return serverAdapter.getRouter();
+  // The adapter declares its router as any; it is an Express router.
+  return serverAdapter.getRouter() as Router;
 }

@@ -2,7 +2,10 @@ import { AGGREGATE_KINDS, type FieldError } from '@bo/contracts';
 import { BOARD_PATH, RERUN_PATH } from './board.ts';
 import { BUILD_QUEUE } from '../queue/queues.ts';
 
-const escape = (s: unknown) =>
+/** A field of an url-encoded form: one value, or several when the name repeats. */
+export type FormField = string | string[];
+
+const escape = (s: FormField | undefined) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;max-width:48rem;color:#1f2937}
@@ -15,9 +18,9 @@ const layout = (title: string, body: string) => `<!doctype html>
 <body><h1>${escape(title)}</h1>${body}<p><a href="${BOARD_PATH}">Back to the queues</a></p></body></html>`;
 
 export interface RerunFormValues {
-  kind?: unknown;
-  from?: unknown;
-  to?: unknown;
+  kind?: FormField;
+  from?: FormField;
+  to?: FormField;
 }
 
 /** The form; after a refused submit it keeps what was typed and lists each problem by field. */

@@ -6,7 +6,7 @@ import { enqueueBuilds } from '../queue/build-jobs.ts';
 import type { Queues } from '../queue/queues.ts';
 import { basicAuth } from './basic-auth.ts';
 import { BOARD_PATH, queueBoard, RERUN_PATH } from './board.ts';
-import { rerunFormPage, rerunQueuedPage } from './rerun-page.ts';
+import { rerunFormPage, rerunQueuedPage, type FormField } from './rerun-page.ts';
 
 export interface QueueBoardDeps {
   queues: Queues;
@@ -23,7 +23,7 @@ export function mountQueueBoard(router: Router, deps: QueueBoardDeps): void {
     res.type('html').send(rerunFormPage());
   });
   admin.post(RERUN_PATH, express.urlencoded({ extended: false, limit: '10kb' }), async (req, res) => {
-    const values = { ...(req.body as Record<string, unknown>) };
+    const values = { ...(req.body as Record<string, FormField>) };
     const plan = planRerun(values, deps.rerunMaxDays);
     if (!plan.ok) {
       res.status(400).type('html').send(rerunFormPage(values, plan.errors));

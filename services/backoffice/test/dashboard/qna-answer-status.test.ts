@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { ErrorCode, QnaAnswerStatus } from '@bo/contracts';
 import { type TestDatabase, bearer } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, clearRows, goods, question, startDashboardApp, type QuestionRow } from './fixtures.ts';
 
@@ -91,12 +92,11 @@ describe('dashboard: QnA answer status', () => {
     const res = await request(app).get(PATHS.qna).set('Authorization', ADMIN_TOKEN);
 
     expect(res.status).to.equal(200);
-    expect(res.body.totalCnt).to.equal(rows.length);
-    expect(res.body.list).to.deep.equal(expectedList(rows, rows.length));
+    const body = res.body as QnaAnswerStatus;
+    expect(body.totalCnt).to.equal(rows.length);
+    expect(body.list).to.deep.equal(expectedList(rows, rows.length));
     // A code without a name in its own group is null, not a name from another group.
-    expect(
-      res.body.list.some((q: { questTypCd: string; questTypCdNm: null }) => q.questTypCd === '30' && q.questTypCdNm === null),
-    ).to.equal(true);
+    expect(body.list.some((q) => q.questTypCd === '30' && q.questTypCdNm === null)).to.equal(true);
   });
 
   for (const procStatCd of ['10', '20']) {
@@ -106,8 +106,9 @@ describe('dashboard: QnA answer status', () => {
 
       const res = await request(app).get(PATHS.qna).query({ procStatCd }).set('Authorization', ADMIN_TOKEN);
 
-      expect(res.body.totalCnt).to.equal(matching.length);
-      expect(res.body.list).to.deep.equal(expectedList(matching, matching.length));
+      const body = res.body as QnaAnswerStatus;
+      expect(body.totalCnt).to.equal(matching.length);
+      expect(body.list).to.deep.equal(expectedList(matching, matching.length));
     });
   }
 
@@ -120,7 +121,7 @@ describe('dashboard: QnA answer status', () => {
     const res = await request(app)
       .get(PATHS.qna)
       .set('Authorization', bearer({ sub: 'entr02', workGrpCd: 'BO_ENTR', entrNo: 'E2' }));
-    expect(res.body.totalCnt).to.equal(rows.filter((q) => q.entr_no === 'E2').length);
+    expect((res.body as QnaAnswerStatus).totalCnt).to.equal(rows.filter((q) => q.entr_no === 'E2').length);
   });
 
   it('when categories are mapped to the caller, then stdCtgNoCntByUserId is their number', async () => {
@@ -133,13 +134,13 @@ describe('dashboard: QnA answer status', () => {
     const res = await request(app)
       .get(PATHS.qna)
       .set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
-    expect(res.body.stdCtgNoCntByUserId).to.equal(mappings.filter((m) => m.user_id === 'md01').length);
+    expect((res.body as QnaAnswerStatus).stdCtgNoCntByUserId).to.equal(mappings.filter((m) => m.user_id === 'md01').length);
   });
 
   it('when procStatCd is 99, then 900 naming procStatCd and the allowed values', async () => {
     const res = await request(app).get(PATHS.qna).query({ procStatCd: '99' }).set('Authorization', ADMIN_TOKEN);
     expect(res.status).to.equal(900);
     expect(res.body).to.include({ code: '1000', httpStatus: 400, isProcess: false });
-    expect(res.body.errors).to.deep.equal([{ field: 'procStatCd', message: 'must be one of "10", "20"' }]);
+    expect((res.body as ErrorCode).errors).to.deep.equal([{ field: 'procStatCd', message: 'must be one of "10", "20"' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { ErrorCode, RestockNoticeStatus } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, clearRows, goods, restockRequest, startDashboardApp, type RestockRow } from './fixtures.ts';
 
@@ -49,10 +50,11 @@ describe('dashboard: restock-notice status', () => {
     const res = await request(app).get(PATHS.restock).set('Authorization', ADMIN_TOKEN);
 
     expect(res.status).to.equal(200);
-    expect(res.body.totCnt).to.equal(requests.filter((r) => r.noti_yn === 'N').length);
+    const body = res.body as RestockNoticeStatus;
+    expect(body.totCnt).to.equal(requests.filter((r) => r.noti_yn === 'N').length);
     const expected = expectedTop(requests, new Map(rows.map((g) => [g.goods_no, g.goods_nm])));
     expect(expected).to.have.length(10);
-    expect(res.body.list).to.deep.equal(expected);
+    expect(body.list).to.deep.equal(expected);
   });
 
   it("when siteNo is given, then only that site's waiting requests count", async () => {
@@ -68,8 +70,9 @@ describe('dashboard: restock-notice status', () => {
     const res = await request(app).get(PATHS.restock).query({ siteNo: 'S2' }).set('Authorization', ADMIN_TOKEN);
 
     const s2 = requests.filter((r) => r.site_no === 'S2');
-    expect(res.body.totCnt).to.equal(s2.length);
-    expect(res.body.list).to.deep.equal([
+    const body = res.body as RestockNoticeStatus;
+    expect(body.totCnt).to.equal(s2.length);
+    expect(body.list).to.deep.equal([
       { goodsNo: 'G2', goodsNm: 'name of G2', cnt: s2.filter((r) => r.goods_no === 'G2').length },
       { goodsNo: 'G1', goodsNm: 'name of G1', cnt: s2.filter((r) => r.goods_no === 'G1').length },
     ]);
@@ -81,6 +84,6 @@ describe('dashboard: restock-notice status', () => {
       .query({ siteNo: 'S'.repeat(11) })
       .set('Authorization', ADMIN_TOKEN);
     expect(res.status).to.equal(900);
-    expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['siteNo']);
+    expect((res.body as ErrorCode).errors?.map((e) => e.field)).to.deep.equal(['siteNo']);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { GoodsReviewStatus } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, clearRows, goods, review, startDashboardApp, type ReviewRow } from './fixtures.ts';
 
@@ -67,7 +68,7 @@ describe('dashboard: goods review status', () => {
     const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal(expectedRows([], { from: WINDOW_START, to: WINDOW_END }));
-    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([0, 0, 0]);
+    expect((res.body as GoodsReviewStatus).map((r) => r.revCnt)).to.deep.equal([0, 0, 0]);
   });
 
   it('when reviews are rated 5, 4, 3, 2 and 1, then 4 and up are high, 2 and down are low, 3 is only new', async () => {
@@ -75,7 +76,7 @@ describe('dashboard: goods review status', () => {
     await db.knex('goods_review').insert(rows);
     const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
     expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }));
-    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([5, 2, 2]);
+    expect((res.body as GoodsReviewStatus).map((r) => r.revCnt)).to.deep.equal([5, 2, 2]);
   });
 
   it('when a review is exactly 7 days old it counts, one second older does not; now counts, one second ahead does not', async () => {
@@ -88,7 +89,7 @@ describe('dashboard: goods review status', () => {
     await db.knex('goods_review').insert(rows);
     const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
     expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }));
-    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([2, 1, 1]);
+    expect((res.body as GoodsReviewStatus).map((r) => r.revCnt)).to.deep.equal([2, 1, 1]);
   });
 
   it('when reviews are deleted or not display-processed, then they are not counted', async () => {
@@ -102,7 +103,7 @@ describe('dashboard: goods review status', () => {
     await db.knex('goods_review').insert(rows);
     const res = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
     expect(res.body).to.deep.equal(expectedRows(rows, { from: WINDOW_START, to: WINDOW_END }));
-    expect(res.body.map((r: { revCnt: number }) => r.revCnt)).to.deep.equal([2, 1, 1]);
+    expect((res.body as GoodsReviewStatus).map((r) => r.revCnt)).to.deep.equal([2, 1, 1]);
   });
 
   it('when siteNo is given, then only reviews of that site count', async () => {
@@ -136,7 +137,7 @@ describe('dashboard: goods review status', () => {
       await utc.db.knex('goods_review').insert(rows);
       const res = await request(utc.app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
       expect(res.body).to.deep.equal(expectedRows(rows, window));
-      expect(res.body[0].revCnt).to.equal(1);
+      expect((res.body as GoodsReviewStatus)[0]!.revCnt).to.equal(1);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { ErrorCode, SaleStockStatus } from '@bo/contracts';
 import { type TestDatabase, bearer } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, clearRows, goods, startDashboardApp, type GoodsRow } from './fixtures.ts';
 
@@ -15,8 +16,7 @@ function expectedCounts(rows: GoodsRow[]): Record<string, number> {
   return out;
 }
 
-const countsOf = (body: { goodsStatuses: { saleStatCd: string; cnt: number }[] }) =>
-  Object.fromEntries(body.goodsStatuses.map((s) => [s.saleStatCd, s.cnt]));
+const countsOf = (body: SaleStockStatus) => Object.fromEntries(body.goodsStatuses.map((s) => [s.saleStatCd, s.cnt]));
 
 describe('dashboard: goods sale/stock status', () => {
   let db: TestDatabase;
@@ -58,12 +58,13 @@ describe('dashboard: goods sale/stock status', () => {
     const res = await request(app).get(PATHS.saleStock).set('Authorization', ADMIN_TOKEN);
 
     expect(res.status).to.equal(200);
+    const body = res.body as SaleStockStatus;
     const expected = expectedCounts(rows);
-    expect(countsOf(res.body)).to.deep.equal(expected);
+    expect(countsOf(body)).to.deep.equal(expected);
     // The arrangement really sits on the boundary: exactly G-EQ and G-ZERO are low, and they stay in "on sale".
     expect(expected['00']).to.equal(2);
     expect(expected['10']).to.equal(4);
-    expect(res.body.goodsStatuses.map((s: { saleStatCd: string }) => s.saleStatCd)).to.deep.equal(STATUS_CODES);
+    expect(body.goodsStatuses.map((s) => s.saleStatCd)).to.deep.equal(STATUS_CODES);
   });
 
   it('when SALE_STAT names exist in the common codes, then they are used and a missing one falls back to the built-in name', async () => {
@@ -73,9 +74,7 @@ describe('dashboard: goods sale/stock status', () => {
       { grp_cd: 'OTHER', cd: '02', cd_nm: 'not a sale status', sort_seq: 1, use_yn: 'Y' },
     ]);
     const res = await request(app).get(PATHS.saleStock).set('Authorization', ADMIN_TOKEN);
-    const names = Object.fromEntries(
-      res.body.goodsStatuses.map((s: { saleStatCd: string; saleStatCdNm: string }) => [s.saleStatCd, s.saleStatCdNm]),
-    );
+    const names = Object.fromEntries((res.body as SaleStockStatus).goodsStatuses.map((s) => [s.saleStatCd, s.saleStatCdNm]));
     expect(names).to.deep.equal({ ...BUILT_IN_NAMES, '10': 'On sale', '20': 'Sold out' });
   });
 
@@ -92,10 +91,10 @@ describe('dashboard: goods sale/stock status', () => {
     const own = await request(app)
       .get(PATHS.saleStock)
       .set('Authorization', bearer({ sub: 'md01', workGrpCd: 'BO_MD' }));
-    expect(own.body.mdMatchedStdCtgCount).to.equal(countFor('md01'));
+    expect((own.body as SaleStockStatus).mdMatchedStdCtgCount).to.equal(countFor('md01'));
 
     const named = await request(app).get(PATHS.saleStock).query({ userId: 'md02' }).set('Authorization', ADMIN_TOKEN);
-    expect(named.body.mdMatchedStdCtgCount).to.equal(countFor('md02'));
+    expect((named.body as SaleStockStatus).mdMatchedStdCtgCount).to.equal(countFor('md02'));
   });
 
   it('when there is no bearer token, then 401 with the ErrorCode body', async () => {
@@ -111,6 +110,6 @@ describe('dashboard: goods sale/stock status', () => {
       .set('Authorization', ADMIN_TOKEN);
     expect(res.status).to.equal(900);
     expect(res.body).to.include({ code: '1000', httpStatus: 400 });
-    expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['entrNo']);
+    expect((res.body as ErrorCode).errors?.map((e) => e.field)).to.deep.equal(['entrNo']);
   });
 });

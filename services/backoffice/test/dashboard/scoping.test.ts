@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { GoodsReviewStatus, QnaAnswerStatus, RestockNoticeStatus, SaleStockStatus } from '@bo/contracts';
 import { type TestDatabase, bearer } from '@bo/testing';
 import { ADMIN_TOKEN, PATHS, TREE, goods, question, restockRequest, review, startDashboardApp, type GoodsRow } from './fixtures.ts';
 
@@ -98,24 +99,27 @@ describe('dashboard: scoping from the token', () => {
       expect(sale.status).to.equal(200);
       const onSale = GOODS.filter((g) => visible.has(g.goods_no) && g.sale_stat_cd === '10').length;
       const soldOut = GOODS.filter((g) => visible.has(g.goods_no) && g.sale_stat_cd === '20').length;
-      const cnt = Object.fromEntries(sale.body.goodsStatuses.map((s: { saleStatCd: string; cnt: number }) => [s.saleStatCd, s.cnt]));
+      const cnt = Object.fromEntries((sale.body as SaleStockStatus).goodsStatuses.map((s) => [s.saleStatCd, s.cnt]));
       expect([cnt['10'], cnt['20']]).to.deep.equal([onSale, soldOut]);
 
       const restock = await request(app).get(PATHS.restock).query(c.query).set('Authorization', c.auth);
       expect(restock.status).to.equal(200);
-      expect(restock.body.totCnt).to.equal(REQUESTS.filter((r) => visible.has(r.goods_no)).length);
-      expect(restock.body.list.map((x: { goodsNo: string }) => x.goodsNo).sort()).to.deep.equal([...visible].sort());
+      const restockBody = restock.body as RestockNoticeStatus;
+      expect(restockBody.totCnt).to.equal(REQUESTS.filter((r) => visible.has(r.goods_no)).length);
+      expect(restockBody.list.map((x) => x.goodsNo).sort()).to.deep.equal([...visible].sort());
 
       const qna = await request(app).get(PATHS.qna).query(c.query).set('Authorization', c.auth);
       expect(qna.status).to.equal(200);
-      expect(qna.body.totalCnt).to.equal(QUESTIONS.filter((q) => visible.has(q.goods_no)).length);
-      expect(
-        qna.body.list.every((q: { goodsNo: string; entrNo: string }) => visible.has(q.goodsNo) && q.entrNo === entrOf(q.goodsNo)),
-      ).to.equal(true);
+      const qnaBody = qna.body as QnaAnswerStatus;
+      expect(qnaBody.totalCnt).to.equal(QUESTIONS.filter((q) => visible.has(q.goods_no)).length);
+      expect(qnaBody.list.every((q) => visible.has(q.goodsNo) && q.entrNo === entrOf(q.goodsNo))).to.equal(true);
 
       const reviews = await request(app).get(PATHS.review).query(c.query).set('Authorization', c.auth);
       expect(reviews.status).to.equal(200);
-      expect(reviews.body[0]).to.include({ revStateCd: '10', revCnt: REVIEWS.filter((r) => visible.has(r.goods_no)).length });
+      expect((reviews.body as GoodsReviewStatus)[0]).to.include({
+        revStateCd: '10',
+        revCnt: REVIEWS.filter((r) => visible.has(r.goods_no)).length,
+      });
     });
   }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { CategoryStatusRow, EnterpriseStatusRow, GoodsStatusRow, ListOf, PayWayStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged, type Evt } from './helpers/arranged-data.ts';
@@ -84,18 +85,27 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
   it('when the lists are filtered (category subtree and site, MD, method, supplier, goods), then the whole months are filtered alike', async () => {
     const q = { ...SPAN, agrtGb: '01' };
     const byCategory = await get(CATEGORY, { ...q, stdCtgNo: 'C1000', siteNo: 'S01' });
-    expect(byCategory.body.payloads).to.deep.equal(categoryRows(a, { ...range('01', SPAN, { siteNo: 'S01' }), stdCtgNo: 'C1000' }));
+    expect((byCategory.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(
+      categoryRows(a, { ...range('01', SPAN, { siteNo: 'S01' }), stdCtgNo: 'C1000' }),
+    );
     const byMd = await get(CATEGORY, { ...q, mdId: 'MD02' });
-    expect(byMd.body.payloads).to.deep.equal(categoryRows(a, { ...range('01', SPAN), mdId: 'MD02' }));
+    expect((byMd.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(categoryRows(a, { ...range('01', SPAN), mdId: 'MD02' }));
     const byMethod = await get(PAY_WAY, { ...q, payWayCd: '20', siteNo: 'S02' });
-    expect(byMethod.body.payloads).to.deep.equal(payWayRows(a, { ...range('01', SPAN, { siteNo: 'S02' }), payWayCd: '20' }));
+    expect((byMethod.body as ListOf<PayWayStatusRow>).payloads).to.deep.equal(
+      payWayRows(a, { ...range('01', SPAN, { siteNo: 'S02' }), payWayCd: '20' }),
+    );
     const bySupplier = await get(GOODS, { ...q, entrNo: 'E003', siteNo: 'S01' });
-    expect(bySupplier.body.payloads).to.deep.equal(goodsRows(a, { ...range('01', SPAN, { siteNo: 'S01' }), entrNo: 'E003' }));
+    expect((bySupplier.body as ListOf<GoodsStatusRow>).payloads).to.deep.equal(
+      goodsRows(a, { ...range('01', SPAN, { siteNo: 'S01' }), entrNo: 'E003' }),
+    );
     const oneGoods = await get(GOODS, { ...q, goodsNo: 'G0007' });
-    expect(oneGoods.body.payloads).to.deep.equal(goodsRows(a, { ...range('01', SPAN), goodsNo: 'G0007' }));
+    expect((oneGoods.body as ListOf<GoodsStatusRow>).payloads).to.deep.equal(goodsRows(a, { ...range('01', SPAN), goodsNo: 'G0007' }));
     const supplier = await get(ENTERPRISE, { ...q, entrNo: 'E002', siteNo: 'S02' });
-    expect(supplier.body.payloads).to.deep.equal(enterpriseRows(a, { ...range('01', SPAN, { siteNo: 'S02' }), entrNo: 'E002' }));
-    for (const res of [byCategory, byMd, byMethod, bySupplier, oneGoods, supplier]) expect(res.body.payloads.length).to.be.greaterThan(0);
+    expect((supplier.body as ListOf<EnterpriseStatusRow>).payloads).to.deep.equal(
+      enterpriseRows(a, { ...range('01', SPAN, { siteNo: 'S02' }), entrNo: 'E002' }),
+    );
+    for (const res of [byCategory, byMd, byMethod, bySupplier, oneGoods, supplier])
+      expect((res.body as ListOf<unknown>).payloads.length).to.be.greaterThan(0);
   });
 
   it('when a day inside a whole month gets late events and is rebuilt, then the lists count them once', async () => {

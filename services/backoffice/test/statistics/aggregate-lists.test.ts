@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { CategoryStatusRow, EnterpriseStatusRow, GoodsStatusRow, ListOf, PayWayStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryRows, days, enterpriseRows, goodsRows, payWayRows } from './helpers/expected.ts';
@@ -58,14 +59,14 @@ describe('statistics: category, payment-method, goods and supplier lists (daily 
   it('when the category list is filtered by a category and a site, then the category and its descendants count', async () => {
     const res = await get(CATEGORY, { ...RANGE, agrtGb: '02', stdCtgNo: 'C1000', siteNo: 'S01' });
     const expected = categoryRows(a, { ...range('02', built, { siteNo: 'S01' }), stdCtgNo: 'C1000' });
-    expect(res.body.payloads).to.deep.equal(expected);
+    expect((res.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(expected);
     expect(new Set(expected.map((r) => r.stdCtgNo)).size, 'several categories below C1000').to.be.greaterThan(1);
   });
 
   it('when the category list is filtered by an MD, then only that MD’s rows', async () => {
     const res = await get(CATEGORY, { ...RANGE, agrtGb: '01', mdId: 'MD02' });
     const expected = categoryRows(a, { ...range('01', built), mdId: 'MD02' });
-    expect(res.body.payloads).to.deep.equal(expected);
+    expect((res.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(expected);
     expect(expected.length).to.be.greaterThan(1);
   });
 
@@ -85,9 +86,10 @@ describe('statistics: category, payment-method, goods and supplier lists (daily 
 
   it('when the payment-method list is filtered by method and site, then only that method of that site', async () => {
     const res = await get(PAY_WAY, { ...RANGE, agrtGb: '01', payWayCd: '20', siteNo: 'S02' });
-    expect(res.body.payloads).to.deep.equal(payWayRows(a, { ...range('01', built, { siteNo: 'S02' }), payWayCd: '20' }));
-    expect(res.body.payloads).to.have.length(1);
-    expect(res.body.payloads[0]).to.include({ payWayNm: '계좌이체', siteNm: '모바일몰', siteNo: 'S02' });
+    const { payloads } = res.body as ListOf<PayWayStatusRow>;
+    expect(payloads).to.deep.equal(payWayRows(a, { ...range('01', built, { siteNo: 'S02' }), payWayCd: '20' }));
+    expect(payloads).to.have.length(1);
+    expect(payloads[0]).to.include({ payWayNm: '계좌이체', siteNm: '모바일몰', siteNo: 'S02' });
   });
 
   it('when the goods list is asked, then one row per goods with its supplier, sorted by net amount', async () => {
@@ -99,9 +101,11 @@ describe('statistics: category, payment-method, goods and supplier lists (daily 
 
   it('when the goods list is filtered by supplier, goods and site, then only those', async () => {
     const bySupplier = await get(GOODS, { ...RANGE, agrtGb: '02', entrNo: 'E003', siteNo: 'S01' });
-    expect(bySupplier.body.payloads).to.deep.equal(goodsRows(a, { ...range('02', built, { siteNo: 'S01' }), entrNo: 'E003' }));
+    expect((bySupplier.body as ListOf<GoodsStatusRow>).payloads).to.deep.equal(
+      goodsRows(a, { ...range('02', built, { siteNo: 'S01' }), entrNo: 'E003' }),
+    );
     const oneGoods = await get(GOODS, { ...RANGE, agrtGb: '02', goodsNo: 'G0005' });
-    expect(oneGoods.body.payloads).to.deep.equal(goodsRows(a, { ...range('02', built), goodsNo: 'G0005' }));
+    expect((oneGoods.body as ListOf<GoodsStatusRow>).payloads).to.deep.equal(goodsRows(a, { ...range('02', built), goodsNo: 'G0005' }));
   });
 
   it('when the supplier list is asked, then one row per supplier, sorted by net amount', async () => {
@@ -109,27 +113,30 @@ describe('statistics: category, payment-method, goods and supplier lists (daily 
     const expected = enterpriseRows(a, range('02', built));
     expect(res.body).to.deep.equal({ totalCount: expected.length, payloads: expected });
     const filtered = await get(ENTERPRISE, { ...RANGE, agrtGb: '01', entrNo: 'E002', siteNo: 'S02' });
-    expect(filtered.body.payloads).to.deep.equal(enterpriseRows(a, { ...range('01', built, { siteNo: 'S02' }), entrNo: 'E002' }));
+    expect((filtered.body as ListOf<EnterpriseStatusRow>).payloads).to.deep.equal(
+      enterpriseRows(a, { ...range('01', built, { siteNo: 'S02' }), entrNo: 'E002' }),
+    );
   });
 
   it('when the range reaches days not aggregated yet, then those days contribute nothing', async () => {
     const wide = { startDate: '2026-01-22', endDate: '2026-02-10', agrtGb: '01' };
     const res = await get(ENTERPRISE, wide);
-    expect(res.body.payloads).to.deep.equal(enterpriseRows(a, { agrtGb: '01', from: wide.startDate, to: wide.endDate, built }));
+    const { payloads } = res.body as ListOf<EnterpriseStatusRow>;
+    expect(payloads).to.deep.equal(enterpriseRows(a, { agrtGb: '01', from: wide.startDate, to: wide.endDate, built }));
     const everything = enterpriseRows(a, {
       agrtGb: '01',
       from: wide.startDate,
       to: wide.endDate,
       built: days(wide.startDate, wide.endDate),
     });
-    expect(res.body.payloads, 'unaggregated days hold events').to.not.deep.equal(everything);
+    expect(payloads, 'unaggregated days hold events').to.not.deep.equal(everything);
   });
 
   it('when a supplier token reads goods or suppliers, then it gets its own rows only, and 403 for another supplier', async () => {
     const goods = await get(GOODS, { ...RANGE, agrtGb: '01' }, supplierAuth('E001'));
-    expect(goods.body.payloads).to.deep.equal(goodsRows(a, { ...range('01', built), entrNo: 'E001' }));
+    expect((goods.body as ListOf<GoodsStatusRow>).payloads).to.deep.equal(goodsRows(a, { ...range('01', built), entrNo: 'E001' }));
     const entr = await get(ENTERPRISE, { ...RANGE, agrtGb: '01' }, supplierAuth('E001'));
-    expect(entr.body.payloads).to.deep.equal(enterpriseRows(a, { ...range('01', built), entrNo: 'E001' }));
+    expect((entr.body as ListOf<EnterpriseStatusRow>).payloads).to.deep.equal(enterpriseRows(a, { ...range('01', built), entrNo: 'E001' }));
     expectSupplierRefused(await get(GOODS, { ...RANGE, agrtGb: '01', entrNo: 'E002' }, supplierAuth('E001')));
     expectSupplierRefused(await get(ENTERPRISE, { ...RANGE, agrtGb: '01', entrNo: 'E002' }, supplierAuth('E001')));
   });

@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { parse as parseContentDisposition } from 'content-disposition';
 import * as XLSX from 'xlsx';
+import type { ListOf } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { arrange, buildDailyAggregates, insertArranged } from './helpers/arranged-data.ts';
 import { days } from './helpers/expected.ts';
@@ -133,7 +134,7 @@ describe('statistics: Excel downloads', function () {
     it(`when the ${c.name} Excel is downloaded, then it holds the grid list row for row under Korean headers, numbers as numbers`, async () => {
       const list = await request(app).get(`${BO}${c.list}`).query(c.query).set('Authorization', ADMIN_AUTH);
       expect(list.status, JSON.stringify(list.body)).to.equal(200);
-      const rows = list.body.payloads as Record<string, unknown>[];
+      const rows = (list.body as ListOf<Record<string, unknown>>).payloads;
       expect(rows.length).to.be.greaterThan(1);
 
       const res = await request(app).get(`${BO}${c.excel}`).query(c.query).set('Authorization', ADMIN_AUTH).buffer(true).parse(binary);
@@ -152,7 +153,8 @@ describe('statistics: Excel downloads', function () {
       expect(aoa.slice(1)).to.deep.equal(rows.map((r) => c.fields.map((f) => r[f] ?? null)));
 
       const ordAmtColumn = c.fields.indexOf('ordAmt');
-      for (let r = 1; r <= rows.length; r++) expect(sheet[XLSX.utils.encode_cell({ r, c: ordAmtColumn })]?.t).to.equal('n');
+      for (let r = 1; r <= rows.length; r++)
+        expect((sheet[XLSX.utils.encode_cell({ r, c: ordAmtColumn })] as XLSX.CellObject | undefined)?.t).to.equal('n');
     });
   }
 });

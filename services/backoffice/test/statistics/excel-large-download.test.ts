@@ -189,7 +189,7 @@ describe('statistics: large Excel download (streamed from the database)', functi
     let firstByte = Number.NaN;
     const download = new Promise<number>((resolve, reject) => {
       http
-        .get(`${base}${GOODS_EXCEL}?${new URLSearchParams(QUERY)}`, { headers: { Authorization: ADMIN_AUTH } }, (res) => {
+        .get(`${base}${GOODS_EXCEL}?${new URLSearchParams(QUERY).toString()}`, { headers: { Authorization: ADMIN_AUTH } }, (res) => {
           res.once('data', () => (firstByte = performance.now()));
           res.resume();
           res.on('end', () => {
@@ -217,13 +217,17 @@ describe('statistics: large Excel download (streamed from the database)', functi
 
   it('when the client goes away mid-download, then the query stream is closed and its connection goes back to the pool', async () => {
     const inUseWhileStreaming = await new Promise<number>((resolve, reject) => {
-      const req = http.get(`${base}${GOODS_EXCEL}?${new URLSearchParams(QUERY)}`, { headers: { Authorization: ADMIN_AUTH } }, (res) => {
-        res.once('data', () => {
-          const used = usedConnections(db);
-          req.destroy();
-          resolve(used);
-        });
-      });
+      const req = http.get(
+        `${base}${GOODS_EXCEL}?${new URLSearchParams(QUERY).toString()}`,
+        { headers: { Authorization: ADMIN_AUTH } },
+        (res) => {
+          res.once('data', () => {
+            const used = usedConnections(db);
+            req.destroy();
+            resolve(used);
+          });
+        },
+      );
       req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? undefined : reject(err)));
     });
     expect(inUseWhileStreaming).to.equal(1);

@@ -178,7 +178,7 @@ describe('statistics: Excel streaming', function () {
       const res = await fetchAll(server.url);
       expect(res.status).to.equal(500);
       expect(res.type).to.match(/^application\/json/);
-      expect(JSON.parse(res.body.toString()).message).to.equal('connection lost');
+      expect((JSON.parse(res.body.toString()) as { message: string }).message).to.equal('connection lost');
     } finally {
       server.close();
     }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import type { ListOf, PayWayStatusRow } from '@bo/contracts';
 import { createKnex, type Knex } from '@bo/db';
 import { holdTables, type TestDatabase, TEST_JWT_SECRET, testLogger } from '@bo/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
@@ -47,6 +48,6 @@ describe('Excel download whose first row comes after the request time limit', fu
     }
     const next = await request(app).get(LIST).set('Authorization', ADMIN_AUTH).timeout(10_000);
     expect(next.status, JSON.stringify(next.body)).to.equal(200);
-    expect(next.body.totalCount).to.equal(3);
+    expect((next.body as ListOf<PayWayStatusRow>).totalCount).to.equal(3);
   });
 });

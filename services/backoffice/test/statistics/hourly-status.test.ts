@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { ListOf, OrderStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { arrange, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { days, echoOf, eventsIn, hourRowOf, netOf, sumOf, viewsIn, type Conditions } from './helpers/expected.ts';
@@ -82,8 +83,9 @@ describe('statistics: hourly status (raw events)', () => {
     const res = await request(app).get(LIST).query({ targetDate: '2026-02-01', agrtGb: '01' }).set('Authorization', ADMIN_AUTH);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const expected = HOURS.map((h) => hourRowOf(a, '01', {}, '2026-02-01', h));
-    expect(res.body).to.deep.equal({ totalCount: 24, payloads: expected });
-    expect(res.body.payloads.map((r: { agrtDt: string }) => r.agrtDt)).to.deep.equal(LABELS);
+    const body = res.body as ListOf<OrderStatusRow>;
+    expect(body).to.deep.equal({ totalCount: 24, payloads: expected });
+    expect(body.payloads.map((r) => r.agrtDt)).to.deep.equal(LABELS);
     expect(expected.some((r) => r.infCnt > 0) && expected.some((r) => r.cnclAmt > 0)).to.equal(true);
   });
 
@@ -92,11 +94,10 @@ describe('statistics: hourly status (raw events)', () => {
       .get(LIST)
       .query({ targetDate: '2026-02-01', agrtGb: '02', goodsNo: 'G0003' })
       .set('Authorization', ADMIN_AUTH);
-    expect(res.body.payloads).to.have.length(24);
-    expect(res.body.payloads).to.deep.equal(HOURS.map((h) => hourRowOf(a, '02', { goodsNo: 'G0003' }, '2026-02-01', h)));
-    expect(
-      res.body.payloads.filter((r: { ordAmt: number; cnclAmt: number }) => r.ordAmt === 0 && r.cnclAmt === 0).length,
-    ).to.be.greaterThan(0);
+    const { payloads } = res.body as ListOf<OrderStatusRow>;
+    expect(payloads).to.have.length(24);
+    expect(payloads).to.deep.equal(HOURS.map((h) => hourRowOf(a, '02', { goodsNo: 'G0003' }, '2026-02-01', h)));
+    expect(payloads.filter((r) => r.ordAmt === 0 && r.cnclAmt === 0).length).to.be.greaterThan(0);
   });
 
   for (const [name, c] of [
@@ -109,7 +110,7 @@ describe('statistics: hourly status (raw events)', () => {
         .get(LIST)
         .query({ targetDate: '2026-01-31', agrtGb: '02', ...c })
         .set('Authorization', ADMIN_AUTH);
-      expect(res.body.payloads).to.deep.equal(HOURS.map((h) => hourRowOf(a, '02', c, '2026-01-31', h)));
+      expect((res.body as ListOf<OrderStatusRow>).payloads).to.deep.equal(HOURS.map((h) => hourRowOf(a, '02', c, '2026-01-31', h)));
     });
   }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { ListOf, OrderStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { arrange, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { days, eventsIn, months, netOf, periodRowOf, sumOf, viewsIn, type Conditions } from './helpers/expected.ts';
@@ -76,11 +77,12 @@ describe('statistics: period status (raw events)', () => {
       .get(LIST)
       .query({ calendarType: 'date', startDate: '2026-01-31', endDate: '2026-02-01', agrtGb: '01', ...c })
       .set('Authorization', ADMIN_AUTH);
-    expect(res.body.payloads).to.deep.equal(expectedDayRows(a, '01', c, '2026-01-31', '2026-02-01'));
+    const { payloads } = res.body as ListOf<OrderStatusRow>;
+    expect(payloads).to.deep.equal(expectedDayRows(a, '01', c, '2026-01-31', '2026-02-01'));
     const edge = a.events.filter((e) => e.ord_no === 'OEDGE0');
-    const [jan31, feb1] = res.body.payloads;
-    expect(jan31.ordQty).to.be.at.least(edge.find((e) => e.evt_gb_cd === '10')!.qty);
-    expect(feb1.cnclQty).to.be.at.least(edge.find((e) => e.evt_gb_cd === '20')!.qty);
+    const [jan31, feb1] = payloads;
+    expect(jan31!.ordQty).to.be.at.least(edge.find((e) => e.evt_gb_cd === '10')!.qty);
+    expect(feb1!.cnclQty).to.be.at.least(edge.find((e) => e.evt_gb_cd === '20')!.qty);
   });
 
   it('when days have no events, then they are still rows, all zero', async () => {
@@ -88,9 +90,9 @@ describe('statistics: period status (raw events)', () => {
       .get(LIST)
       .query({ calendarType: 'date', startDate: '2026-06-01', endDate: '2026-06-03', agrtGb: '02' })
       .set('Authorization', ADMIN_AUTH);
-    expect(res.body.payloads.map((r: { agrtDt: string }) => r.agrtDt)).to.deep.equal(['20260601', '20260602', '20260603']);
-    for (const row of res.body.payloads)
-      expect(row).to.deep.include({ ordAmt: 0, cnclAmt: 0, finalOrdAmt: 0, ordQty: 0, infCnt: 0, dcAmt: 0 });
+    const { payloads } = res.body as ListOf<OrderStatusRow>;
+    expect(payloads.map((r) => r.agrtDt)).to.deep.equal(['20260601', '20260602', '20260603']);
+    for (const row of payloads) expect(row).to.deep.include({ ordAmt: 0, cnclAmt: 0, finalOrdAmt: 0, ordQty: 0, infCnt: 0, dcAmt: 0 });
   });
 
   it('when calendarType is month, then one row per month (yyyyMM) across the year end', async () => {
@@ -116,7 +118,7 @@ describe('statistics: period status (raw events)', () => {
         .query({ calendarType: 'date', startDate: '2026-01-20', endDate: '2026-02-05', agrtGb: '01', ...c })
         .set('Authorization', ADMIN_AUTH);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body.payloads).to.deep.equal(expectedDayRows(a, '01', c, '2026-01-20', '2026-02-05'));
+      expect((res.body as ListOf<OrderStatusRow>).payloads).to.deep.equal(expectedDayRows(a, '01', c, '2026-01-20', '2026-02-05'));
     });
   }
 
@@ -125,7 +127,7 @@ describe('statistics: period status (raw events)', () => {
     const q = { calendarType: 'month', startMonth: '2025-12', endMonth: '2026-03', agrtGb: '01', stdCtgNo: 'C1100' };
     const res = await request(app).get(LIST).query(q).set('Authorization', ADMIN_AUTH);
     const expected = expectedMonthRows(a, '01', { stdCtgNo: 'C1100' }, '2025-12', '2026-03');
-    expect(res.body.payloads).to.deep.equal(expected);
+    expect((res.body as ListOf<OrderStatusRow>).payloads).to.deep.equal(expected);
     const ownOnlyAmt = a.events
       .filter((e) => e.agrt_gb_cd === '01' && e.evt_gb_cd === '10' && ownOnly.includes(e.goods_no))
       .reduce((s, e) => s + e.amt, 0);
@@ -157,7 +159,7 @@ describe('statistics: period status (raw events)', () => {
       request(app).get(GRAPH_V2).query(q).set('Authorization', ADMIN_AUTH),
     ]);
     expect(v1.body).to.deep.equal(v2.body);
-    expect(v1.body.compareDataList).to.have.length(4);
+    expect((v1.body as OrderStatusRow).compareDataList).to.have.length(4);
   });
 
   it('when a supplier token names another supplier, then 403', async () => {
@@ -170,7 +172,9 @@ describe('statistics: period status (raw events)', () => {
   it('when a supplier token names no supplier, then only its own goods count', async () => {
     const q = { calendarType: 'date', startDate: '2026-01-25', endDate: '2026-02-05', agrtGb: '01' };
     const res = await request(app).get(LIST).query(q).set('Authorization', supplierAuth('E002'));
-    expect(res.body.payloads).to.deep.equal(expectedDayRows(a, '01', { entrNo: 'E002' }, '2026-01-25', '2026-02-05'));
+    expect((res.body as ListOf<OrderStatusRow>).payloads).to.deep.equal(
+      expectedDayRows(a, '01', { entrNo: 'E002' }, '2026-01-25', '2026-02-05'),
+    );
     const own = await request(app)
       .get(LIST)
       .query({ ...q, entrNo: 'E002' })

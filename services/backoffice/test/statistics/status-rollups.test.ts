@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { ListOf, OrderStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { findLateData, rebuildAggregate, reconcileDays } from '@bo/aggregation-worker';
 import { arrange, insertArranged, type Arranged, type Evt } from './helpers/arranged-data.ts';
@@ -58,13 +59,14 @@ describe('statistics: period and hourly status read from the worker’s period r
   let app: Express;
   let a: Arranged;
 
-  const get = async (path: string, query: Record<string, string>) => {
+  /** A 200 answer's body, read as the operation's contract type `T`. */
+  const get = async <T>(path: string, query: Record<string, string>): Promise<T> => {
     const res = await request(app).get(path).query(query).set('Authorization', ADMIN_AUTH);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
+    return res.body as T;
   };
   const dayList = (from: string, to: string, agrtGb: string, c: Conditions) =>
-    get(LIST, { calendarType: 'date', startDate: from, endDate: to, agrtGb, ...c } as Record<string, string>);
+    get<ListOf<OrderStatusRow>>(LIST, { calendarType: 'date', startDate: from, endDate: to, agrtGb, ...c });
   const expectedDays = (from: string, to: string, agrtGb: string, c: Conditions) => days(from, to).map((d) => periodRowOf(a, agrtGb, c, d));
 
   before(async () => {
@@ -99,17 +101,20 @@ describe('statistics: period and hourly status read from the worker’s period r
     });
 
     it(`when months are asked with ${name}, then each month (the last one partly built) equals the recomputation`, async () => {
-      const body = await get(LIST, { calendarType: 'month', startMonth: '2025-12', endMonth: '2026-04', agrtGb: '01', ...c } as Record<
-        string,
-        string
-      >);
+      const body = await get<ListOf<OrderStatusRow>>(LIST, {
+        calendarType: 'month',
+        startMonth: '2025-12',
+        endMonth: '2026-04',
+        agrtGb: '01',
+        ...c,
+      });
       expect(body.payloads).to.deep.equal(months('2025-12', '2026-04').map((m) => periodRowOf(a, '01', c, m)));
-      expect(body.payloads.some((r: { ordAmt: number }) => r.ordAmt > 0) || Boolean(c.goodsNo)).to.equal(true);
+      expect(body.payloads.some((r) => r.ordAmt > 0) || Boolean(c.goodsNo)).to.equal(true);
     });
 
     it(`when the hours of a built day and of today are asked with ${name}, then every hour equals the recomputation`, async () => {
       for (const day of ['2026-03-03', TODAY]) {
-        const body = await get(HOURLY, { targetDate: day, agrtGb: '02', ...c } as Record<string, string>);
+        const body = await get<ListOf<OrderStatusRow>>(HOURLY, { targetDate: day, agrtGb: '02', ...c });
         expect(body.payloads, day).to.deep.equal(HOURS.map((h) => hourRowOf(a, '02', c, day, h)));
       }
     });
@@ -130,8 +135,8 @@ describe('statistics: period and hourly status read from the worker’s period r
         .set('Authorization', ADMIN_AUTH);
       expect(byMonth.body, JSON.stringify(c)).to.deep.equal(expectedGraph(a, '02', c, ['2026-02', '2026-03'], ['2025-12', '2026-01']));
     }
-    const hourly = await get(HOURLY_GRAPH, { targetDate: TODAY, agrtGb: '01' });
-    expect(hourly.compareDataList.map((r: { pwRealOrdAmt: number }) => r.pwRealOrdAmt)).to.deep.equal(
+    const hourly = await get<OrderStatusRow>(HOURLY_GRAPH, { targetDate: TODAY, agrtGb: '01' });
+    expect(hourly.compareDataList?.map((r) => r.pwRealOrdAmt)).to.deep.equal(
       HOURS.map((h) => hourRowOf(a, '01', {}, '2026-03-03', h).finalOrdAmt),
     );
   });
@@ -164,10 +169,13 @@ describe('statistics: period and hourly status read from the worker’s period r
     for (const c of touched) {
       const body = await dayList('2026-02-25', TODAY, '01', c);
       expect(body.payloads, JSON.stringify(c)).to.deep.equal(expectedDays('2026-02-25', TODAY, '01', c));
-      const byMonth = await get(LIST, { calendarType: 'month', startMonth: '2026-01', endMonth: '2026-03', agrtGb: '02', ...c } as Record<
-        string,
-        string
-      >);
+      const byMonth = await get<ListOf<OrderStatusRow>>(LIST, {
+        calendarType: 'month',
+        startMonth: '2026-01',
+        endMonth: '2026-03',
+        agrtGb: '02',
+        ...c,
+      });
       expect(byMonth.payloads, JSON.stringify(c)).to.deep.equal(months('2026-01', '2026-03').map((m) => periodRowOf(a, '02', c, m)));
     }
     const total = (c: Conditions) => sumOf(eventsIn(a, '01', c, (d) => d >= '2026-02-25')).ordAmt;
@@ -209,10 +217,13 @@ describe('statistics: period and hourly status read from the worker’s period r
       { mdId: 'MD02' },
     ] as Conditions[]) {
       expect((await dayList(day, day, '01', c)).payloads, JSON.stringify(c)).to.deep.equal(expectedDays(day, day, '01', c));
-      const byMonth = await get(LIST, { calendarType: 'month', startMonth: '2026-02', endMonth: '2026-02', agrtGb: '01', ...c } as Record<
-        string,
-        string
-      >);
+      const byMonth = await get<ListOf<OrderStatusRow>>(LIST, {
+        calendarType: 'month',
+        startMonth: '2026-02',
+        endMonth: '2026-02',
+        agrtGb: '01',
+        ...c,
+      });
       expect(byMonth.payloads, JSON.stringify(c)).to.deep.equal([periodRowOf(a, '01', c, '2026-02')]);
     }
   });

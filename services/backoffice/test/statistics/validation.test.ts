@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { ListOf, OrderStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { ADMIN_AUTH, BO, expectFieldRefused, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
 
@@ -136,8 +137,8 @@ describe('statistics: request validation', () => {
       call(PERIOD_OPS[0]!, { ...PERIOD_DATE, startDate: '2024-01-01', endDate: '2024-12-31' }),
       call(PERIOD_OPS[0]!, { calendarType: 'month', startMonth: '2023-02', endMonth: '2026-01', agrtGb: '01' }),
     ]);
-    expect(days.body.totalCount).to.equal(366);
-    expect(months.body.totalCount).to.equal(36);
+    expect((days.body as ListOf<OrderStatusRow>).totalCount).to.equal(366);
+    expect((months.body as ListOf<OrderStatusRow>).totalCount).to.equal(36);
   });
 
   for (const op of [HOURLY_OPS[1]!, RANGE_OPS[6]!, RANGE_OPS[8]!]) {

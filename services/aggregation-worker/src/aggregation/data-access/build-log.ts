@@ -62,13 +62,13 @@ const builtDaysOfKinds = (db: Db, kinds: readonly AggregateKind[]) =>
 
 /** Built days of `kinds` from `fromDay` to `toDay`, both included. */
 export async function builtDaysBetween(db: Db, kinds: readonly AggregateKind[], fromDay: string, toDay: string): Promise<BuiltDay[]> {
-  const rows: BuiltDayRow[] = await builtDaysOfKinds(db, kinds).andWhere('agrt_dt', '>=', fromDay).andWhere('agrt_dt', '<=', toDay);
+  const rows = (await builtDaysOfKinds(db, kinds).andWhere('agrt_dt', '>=', fromDay).andWhere('agrt_dt', '<=', toDay)) as BuiltDayRow[];
   return rows.map(builtDayOf);
 }
 
 export async function builtDaysOf(db: Db, kinds: readonly AggregateKind[], days: string[]): Promise<BuiltDay[]> {
   if (!days.length) return [];
-  const rows: BuiltDayRow[] = await builtDaysOfKinds(db, kinds).whereIn('agrt_dt', days);
+  const rows = (await builtDaysOfKinds(db, kinds).whereIn('agrt_dt', days)) as BuiltDayRow[];
   return rows.map(builtDayOf);
 }
 
@@ -78,7 +78,7 @@ export async function minBuiltMaxNo(db: Db, kinds: readonly AggregateKind[]): Pr
 }
 
 export async function readWatermark(db: Db, source: Source): Promise<number | undefined> {
-  const row = await db(BUILD_TABLES.watermark).where({ source_nm: source }).first('last_no');
+  const row = await db(BUILD_TABLES.watermark).where({ source_nm: source }).first<{ last_no: number } | undefined>('last_no');
   return row ? Number(row.last_no) : undefined;
 }
 

@@ -127,5 +127,5 @@ export async function monthTotals(db: Db, kind: ListKind, month: string): Promis
       .andWhere('agrt_dt', '<', `${addMonths(month.slice(0, 7), 1)}-01`)
       .groupBy('agrt_gb_cd'),
   ]);
-  return { rollup, daily };
+  return { rollup: rollup as MonthTotals[], daily: daily as MonthTotals[] };
 }

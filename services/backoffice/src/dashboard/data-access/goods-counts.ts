@@ -20,13 +20,16 @@ function scopedQuery(knex: Knex, scope: GoodsScope): Knex.QueryBuilder {
   return qb;
 }
 
+/** A `COUNT(*) AS cnt`: mysql2 answers a number (or text for a BIGINT beyond 2^53). */
+type CountRow = { cnt: number | string };
+
 function whereGoodsInScope(qb: Knex.QueryBuilder, scope: GoodsScope, entrColumn: string): void {
   if (scope.entrNo) qb.where(entrColumn, scope.entrNo);
   if (scope.mdUserId) whereInCategories(qb, 'g.std_ctg_no', MD_CATEGORIES);
 }
 
 export async function userWorkGroup(knex: Knex, userId: string): Promise<string | undefined> {
-  const row = await knex('bo_user').first('work_grp_cd').where('user_id', userId);
+  const row = await knex('bo_user').first<{ work_grp_cd: string } | undefined>('work_grp_cd').where('user_id', userId);
   return row?.work_grp_cd;
 }
 
@@ -37,7 +40,7 @@ export async function mappedCategoryCount(knex: Knex, userId: string): Promise<n
 
 /** `cd → cd_nm` of one common-code group. */
 export async function codeNames(knex: Knex, grpCd: string): Promise<Map<string, string>> {
-  const rows: { cd: string; cd_nm: string }[] = await knex('cm_cd').select('cd', 'cd_nm').where('grp_cd', grpCd);
+  const rows = await knex('cm_cd').select<{ cd: string; cd_nm: string }[]>('cd', 'cd_nm').where('grp_cd', grpCd);
   return new Map(rows.map((r) => [r.cd, r.cd_nm]));
 }
 
@@ -50,7 +53,7 @@ export async function countGoodsBySaleStatus(knex: Knex, scope: GoodsScope): Pro
     .select(knex.raw(`SUM(CASE WHEN g.stk_mgr_yn = 'Y' AND g.stk_qty <= g.sfty_stk_qty THEN 1 ELSE 0 END) AS lowStockCnt`))
     .groupBy('g.sale_stat_cd');
   whereGoodsInScope(qb, scope, 'g.entr_no');
-  const rows: { saleStatCd: string; cnt: number | string; lowStockCnt: number | string }[] = await qb;
+  const rows = (await qb) as { saleStatCd: string; cnt: number | string; lowStockCnt: number | string }[];
   return rows.map((r) => ({ saleStatCd: r.saleStatCd, cnt: Number(r.cnt), lowStockCnt: Number(r.lowStockCnt) }));
 }
 
@@ -62,7 +65,7 @@ function waitingRestockRequests(knex: Knex, scope: GoodsScope, siteNo: string | 
 }
 
 export async function countWaitingRestockRequests(knex: Knex, scope: GoodsScope, siteNo: string | undefined): Promise<number> {
-  const row = await waitingRestockRequests(knex, scope, siteNo).count({ cnt: '*' }).first();
+  const row = await waitingRestockRequests(knex, scope, siteNo).count({ cnt: '*' }).first<CountRow | undefined>();
   return Number(row?.cnt ?? 0);
 }
 
@@ -73,7 +76,7 @@ export async function topWaitingRestockGoods(
   siteNo: string | undefined,
   limit: number,
 ): Promise<RestockGoodsRow[]> {
-  const rows: { goodsNo: string; goodsNm: string; cnt: number | string }[] = await waitingRestockRequests(knex, scope, siteNo)
+  const rows = (await waitingRestockRequests(knex, scope, siteNo)
     .select({ goodsNo: 'g.goods_no', goodsNm: 'g.goods_nm' })
     .count({ cnt: '*' })
     .groupBy('g.goods_no', 'g.goods_nm')
@@ -81,7 +84,7 @@ export async function topWaitingRestockGoods(
       { column: 'cnt', order: 'desc' },
       { column: 'g.goods_no', order: 'asc' },
     ])
-    .limit(limit);
+    .limit(limit)) as { goodsNo: string; goodsNm: string; cnt: number | string }[];
   return rows.map((r) => ({ ...r, cnt: Number(r.cnt) }));
 }
 
@@ -95,7 +98,7 @@ function questions(knex: Knex, scope: GoodsScope, procStatCd: string | undefined
 }
 
 export async function countQuestions(knex: Knex, scope: GoodsScope, procStatCd: string | undefined): Promise<number> {
-  const row = await questions(knex, scope, procStatCd).count({ cnt: '*' }).first();
+  const row = await questions(knex, scope, procStatCd).count({ cnt: '*' }).first<CountRow | undefined>();
   return Number(row?.cnt ?? 0);
 }
 
@@ -107,7 +110,7 @@ export async function newestQuestions(
   codeGroups: { type: string; status: string },
   limit: number,
 ): Promise<QuestionRow[]> {
-  const rows: QuestionRow[] = await questions(knex, scope, procStatCd)
+  const rows = (await questions(knex, scope, procStatCd)
     .leftJoin('cm_cd as t', (on) => on.on('t.cd', 'q.quest_typ_cd').andOnVal('t.grp_cd', codeGroups.type))
     .leftJoin('cm_cd as s', (on) => on.on('s.cd', 'q.proc_stat_cd').andOnVal('s.grp_cd', codeGroups.status))
     .select({
@@ -129,7 +132,7 @@ export async function newestQuestions(
       { column: 'q.quest_dtm', order: 'desc' },
       { column: 'q.quest_no', order: 'desc' },
     ])
-    .limit(limit);
+    .limit(limit)) as QuestionRow[];
   return rows.map((r) => ({ ...r, questNo: Number(r.questNo) }));
 }
 

@@ -4,7 +4,7 @@ import type { ConditionNames, SiteGoodsFilter } from '../model.ts';
 /** The names of a request's conditions (site, category, MD, supplier, brand, goods), echoed on report rows. */
 
 const nameOf = async (q: Knex.QueryBuilder, column: string): Promise<string | undefined> => {
-  const row = (await q.first(column)) as Record<string, string | null> | undefined;
+  const row = await q.first<Record<string, string | null> | undefined>(column);
   return row?.[column] ?? undefined;
 };
 

@@ -65,11 +65,11 @@ export async function categoryAndBelow(knex: Knex, stdCtgNo: string): Promise<st
 
 /** Days of `range` the worker has built the `period` rollups for, `yyyy-MM-dd`. */
 export async function builtPeriodDays(knex: Knex, range: DayRange): Promise<Set<string>> {
-  const rows: { d: string }[] = await knex(BUILD_TABLES.builtDay)
+  const rows = (await knex(BUILD_TABLES.builtDay)
     .select({ d: 'agrt_dt' })
     .where({ kind: 'period', agrt_hour: -1 })
     .andWhere('agrt_dt', '>=', range.fromDay)
-    .andWhere('agrt_dt', '<', range.toDay);
+    .andWhere('agrt_dt', '<', range.toDay)) as { d: string }[];
   return new Set(rows.map((r) => r.d));
 }
 

@@ -168,6 +168,7 @@ export async function sendWorkbook<R>(
 }
 
 /** Path separators and control characters never reach the client's file system. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are replaced
 const safeFileName = (name: string) => name.replace(/[\\/\u0000-\u001f\u007f]/g, '_').trim();
 
 /** The requested name with `.xlsx`, or the default; the ASCII fallback is the default name. */

@@ -21,6 +21,7 @@ const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml';
 const MAX_CELL_TEXT = 32_767;
 /** Characters XML 1.0 cannot carry at all (also as references), and lone surrogates. */
 const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- XML 1.0 forbids these control characters in a cell; finding them is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const MARKUP = /[&<>"]/g;
 /** Text that starts or ends with white space keeps it only when marked so. */

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { Response } from 'supertest';
 import { createTestDatabase, type TestDatabase, ADMIN, bearer, TEST_JWT_SECRET, testLogger } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
+import type { ErrorCode } from '@bo/contracts';
 import { createBackofficeApp, loadBackofficeConfig } from '../../../src/index.ts';
 
 export const BO = '/api/bo';
@@ -30,10 +31,11 @@ export const binary = (res: unknown, done: (err: Error | null, body: Buffer) => 
 /** The declared validation failure (900) naming `field`. */
 export function expectFieldRefused(res: Response, field: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(900);
-  expect(res.body.code).to.equal('1000');
+  const body = res.body as ErrorCode;
+  expect(body.code).to.equal('1000');
   expect(
-    res.body.errors.map((e: { field: string }) => e.field),
-    JSON.stringify(res.body),
+    body.errors?.map((e) => e.field),
+    JSON.stringify(body),
   ).to.include(field);
 }
 
