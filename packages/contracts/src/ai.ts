@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateTimeString, Envelope, ListWrapper, NonEmpty, StringList } from './common.ts';
+import { CodeEnum, DateTimeString, Envelope, ListWrapper, NonEmpty, StringList } from './common.ts';
 
 export const AiGoodsDescRequest = Type.Object(
   {
@@ -68,6 +68,9 @@ export const StdCtgCandidate = Type.Object(
     stdCtgNo: Type.String(),
     stdCtgHierarchy: Type.String({ description: 'A > B > C > D' }),
     score: Type.Optional(Type.Number({ description: 'similarity score, 0..1' })),
+    reason: Type.Optional(
+      Type.String({ description: 'why this leaf: the words of the name found in its category names or in its nearest goods name' }),
+    ),
   },
   { $id: 'StdCtgCandidate' },
 );
@@ -121,12 +124,13 @@ export const AiGoodsAutoFillResponse = Type.Object(
 export type AiGoodsAutoFillResponse = Static<typeof AiGoodsAutoFillResponse>;
 export const AiGoodsAutoFillEnvelope = Envelope(AiGoodsAutoFillResponse, 'AiGoodsAutoFillEnvelope');
 
-export const SearchCodeOption = Type.Union(
-  ['st', 'in', 'eq', 'mt', 'rg'].map((v) => Type.Literal(v)),
-  {
-    description: 'goods-number match mode: st starts with, in contains, eq equals, mt multiple, rg range',
-  },
-);
+export const SearchCodeOption = CodeEnum('goods-number match mode', {
+  st: 'starts with',
+  in: 'contains',
+  eq: 'equals',
+  mt: 'multiple (searchCodeTextList)',
+  rg: 'range (searchCodeFrom … searchCodeTo)',
+});
 
 export const AiGoodsListRequest = Type.Object(
   {

@@ -14,9 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REAL_BRANDS } from '../../../packages/db/src/generator/brand-catalog.ts';
-import { CATEGORY_TREE } from '../../../packages/db/src/generator/category-tree.ts';
-import { buildMasters } from '../../../packages/db/src/generator/masters.ts';
+import { buildMasters } from '@bo/data-generator';
 
 /** The seed of the demo data (DEMO_SIZE.seed in seed-demo.ts, the default of seedDatabases). */
 const DEFAULT_SEED = 42;
@@ -71,20 +69,20 @@ export const isKind = (k: string): k is Kind => (KINDS as readonly string[]).inc
 const here = dirname(fileURLToPath(import.meta.url));
 export const dataFile = (half: Half) => join(here, `labelled-${half}.tsv`);
 
-/** Every leaf of the standard category tree, as `root > level2 > level3 > leaf`. */
-export function leafPaths(): Set<string> {
-  const paths = new Set<string>();
-  for (const [root, groups] of CATEGORY_TREE) {
-    for (const [group, , subs] of groups) {
-      for (const [sub, leaves] of subs) for (const leaf of leaves.split(',')) paths.add([root, group, sub, leaf].join(' > '));
-    }
-  }
-  return paths;
+/** Every leaf of the standard category tree, as `root > level2 > level3 > leaf` → its `std_ctg_no`. */
+export function leafPaths(seed = DEFAULT_SEED): Map<string, string> {
+  const rows = buildMasters(seed).std_ctg;
+  const byNo = new Map(rows.map((r) => [r.std_ctg_no, r]));
+  const pathOf = (no: string | null): string[] => {
+    const r = no ? byNo.get(no) : undefined;
+    return r ? [...pathOf(r.upr_std_ctg_no), r.std_ctg_nm] : [];
+  };
+  return new Map(rows.filter((r) => r.leaf_yn === 'Y').map((r) => [pathOf(r.std_ctg_no).join(' > '), r.std_ctg_no]));
 }
 
-/** Brand names of the master for the default seed, with their use flag. */
-export function brandMaster(seed = DEFAULT_SEED): Map<string, 'Y' | 'N'> {
-  return new Map(buildMasters(seed).brand.map((b) => [b.brand_nm, b.use_yn]));
+/** Brand names of the master for the default seed → their number and use flag. */
+export function brandMaster(seed = DEFAULT_SEED): Map<string, { brandNo: string; use: 'Y' | 'N' }> {
+  return new Map(buildMasters(seed).brand.map((b) => [b.brand_nm, { brandNo: b.brand_no, use: b.use_yn }]));
 }
 
 /** Reads one half; problems with the format are pushed to `errors`. */
@@ -123,7 +121,7 @@ export function checkCases(cases: readonly LabelledCase[], errors: string[], war
     else seen.set(key, c);
 
     if (c.brand !== '') {
-      const use = brands.get(c.brand);
+      const use = brands.get(c.brand)?.use;
       if (use === undefined) errors.push(`${where}: brand "${c.brand}" is not a brand name of the master (aliases are not names)`);
       else if (use === 'N') warnings.push(`${where}: brand "${c.brand}" is retired (use_yn = N)`);
     }

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { boSourceMigrations } from '@bo/db';
 import { ADMIN, bearer, createTestDatabase, TEST_JWT_SECRET, testLogger, type TestDatabase } from '@bo/testing';
 import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig } from '@bo/backoffice/ai-eval-api';
-import { EVAL_TARGETS, evaluateAutoFill, type EvalReport, type SetReport } from '../src/evaluate.ts';
+import { EVAL_TARGETS, evaluateAutoFill, pct, type EvalReport, type SetReport } from '../src/evaluate.ts';
 
 const AUTO_FILL = `${BO_PREFIX}/v2/goods/ai/getAiGoodsAutoFill`;
 const ADMIN_AUTH = bearer(ADMIN);
@@ -16,6 +16,13 @@ const aiApp = (db: TestDatabase) =>
     knex: db.knex,
   });
 
+interface FillPayload {
+  brandNm?: string;
+  stdCtgNo?: string;
+  stdCtgHierarchy?: string;
+  stdCtgCandidates: Candidate[];
+}
+
 interface Candidate {
   stdCtgNo: string;
   stdCtgHierarchy: string;
@@ -23,10 +30,16 @@ interface Candidate {
 }
 
 /**
+ * What the evaluation asserts on the held-out test half. Where a target of issue 14 is not met
+ * yet, the floor is the measured level (so a regression still fails) and the README says so.
+ */
+const FLOORS: Partial<Record<keyof typeof EVAL_TARGETS, number>> = {};
+const floor = (k: keyof typeof EVAL_TARGETS): number => FLOORS[k] ?? EVAL_TARGETS[k];
+
+/**
  * Auto-fill on the demo data (masters and the 2,000 goods of the generator, loaded into a test
- * database by the evaluation): the evaluation (`ai:eval`) at a reduced size on both labelled
- * sets, then hand-written product names as sellers type them. Latency is printed, not asserted
- * (timings on a shared machine are the benchmark's business; `ai:eval` checks p95).
+ * database by the evaluation): the evaluation (`ai:eval`) on the hand-labelled test half, then
+ * hand-written product names through the endpoint.
  */
 describe('AI auto-fill on the demo data', () => {
   let db: TestDatabase;
@@ -37,44 +50,47 @@ describe('AI auto-fill on the demo data', () => {
     db = await createTestDatabase('ai_eval_test', boSourceMigrations);
     const config = loadBackofficeConfig({ NODE_ENV: 'test' });
     report = await evaluateAutoFill(db, {
-      size: 150,
-      goodsSize: 300,
-      seed: 8101,
-      thresholds: { minScore: config.AI_CATEGORY_MIN_SCORE, minMargin: config.AI_CATEGORY_MIN_MARGIN },
+      thresholds: {
+        minScore: config.AI_CATEGORY_MIN_SCORE,
+        minMargin: config.AI_CATEGORY_MIN_MARGIN,
+        candidateFloor: config.AI_CATEGORY_CANDIDATE_FLOOR,
+      },
       fuzzyMin: config.AI_BRAND_FUZZY_MIN,
       goodsPerLeaf: config.AI_CATEGORY_GOODS_PER_LEAF,
+      halves: ['test'],
     });
-    for (const s of report.sets) {
-      console.log(
-        `      (${s.label}: brand ${s.brandAccuracy.toFixed(3)}, acceptance ${s.categoryAcceptance.toFixed(3)}, precision ${s.acceptedPrecision.toFixed(3)}, top-5 ${s.top5Recall.toFixed(3)}, p50 ${s.p50Ms.toFixed(1)} ms, p95 ${s.p95Ms.toFixed(1)} ms)`,
-      );
-    }
+    const s = report.sets[0]!;
+    console.log(
+      `      (test half: brand P ${pct(s.brandPrecision)} R ${pct(s.brandRecall)}, acceptance ${pct(s.categoryAcceptance)}, precision ${pct(s.acceptedPrecision)}, out-of-tree rejection ${pct(s.outOfTreeRejection)}, p95 ${s.p95Ms.toFixed(1)} ms)`,
+    );
   });
   after(() => db.drop());
 
-  const set = (label: string): SetReport => report.sets.find((s) => s.label.startsWith(label))!;
+  const testHalf = (): SetReport => report.sets.find((s) => s.label === 'test')!;
 
-  describe('evaluation on the labelled sets', () => {
-    it('when both sets are scored, then 150 names from the leaf names and 300 held-out demo goods names', () => {
-      expect(set('leaf names').size).to.equal(150);
-      expect(set('demo goods').size).to.equal(300);
+  describe('evaluation on the held-out test half', () => {
+    it('when the test half is scored, then all its 286 hand-labelled names are, on the 2,000 demo goods', () => {
+      expect(testHalf().size).to.equal(286);
       expect(report.goods).to.equal(2000);
     });
 
-    for (const label of ['leaf names', 'demo goods']) {
-      it(`when the ${label} set is auto-filled, then the brand is right for at least 95 %`, () => {
-        expect(set(label).brandAccuracy).to.be.at.least(EVAL_TARGETS.brandAccuracy);
-      });
+    it('when brands are matched, then precision and recall hold their floors', () => {
+      expect(testHalf().brandPrecision).to.be.at.least(floor('brandPrecision'));
+      expect(testHalf().brandRecall).to.be.at.least(floor('brandRecall'));
+    });
 
-      it(`when categories of the ${label} set are accepted, then at least 70 % are, and at least 90 % of those are right`, () => {
-        expect(set(label).categoryAcceptance).to.be.at.least(EVAL_TARGETS.categoryAcceptance);
-        expect(set(label).acceptedPrecision).to.be.at.least(EVAL_TARGETS.acceptedPrecision);
-      });
+    it('when categories are accepted, then acceptance of in-tree names and precision of the accepted hold their floors', () => {
+      expect(testHalf().categoryAcceptance).to.be.at.least(floor('categoryAcceptance'));
+      expect(testHalf().acceptedPrecision).to.be.at.least(floor('acceptedPrecision'));
+    });
 
-      it(`when the five candidates of the ${label} set are listed, then the true leaf is among them for at least 95 %`, () => {
-        expect(set(label).top5Recall).to.be.at.least(EVAL_TARGETS.top5Recall);
-      });
-    }
+    it('when names from outside the tree are auto-filled, then at least 90 % get no category', () => {
+      expect(testHalf().outOfTreeRejection).to.be.at.least(floor('outOfTreeRejection'));
+    });
+
+    it('when the test half is timed, then auto-fill p95 is within 50 ms', () => {
+      expect(testHalf().p95Ms).to.be.at.most(floor('p95Ms'));
+    });
   });
 
   describe('hand-written product names', () => {
@@ -85,7 +101,7 @@ describe('AI auto-fill on the demo data', () => {
     const fill = async (productName: string) => {
       const res = await request(app).post(AUTO_FILL).set('Authorization', ADMIN_AUTH).send({ productName });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      return res.body.payload as { brandNm?: string; stdCtgNo?: string; stdCtgHierarchy?: string; stdCtgCandidates: Candidate[] };
+      return (res.body as { payload: FillPayload }).payload;
     };
 
     it('when a Nike shoe is named by its line, size and colour, then the shoe leaves under 신발 > 운동화 lead and none is guessed', async () => {
@@ -119,9 +135,9 @@ describe('AI auto-fill on the demo data', () => {
       expect(before.brandNm).to.equal('삼성전자');
       expect(before).to.not.have.property('stdCtgNo');
 
-      const leaf = await db.knex('std_ctg').where({ std_ctg_nm: '무선이어폰', leaf_yn: 'Y' }).first();
-      const template = await db.knex('goods').orderBy('goods_no').first();
-      const brand = await db.knex('brand').where({ brand_nm: '삼성전자' }).first();
+      const leaf = (await db.knex('std_ctg').where({ std_ctg_nm: '무선이어폰', leaf_yn: 'Y' }).first()) as { std_ctg_no: string };
+      const template = (await db.knex('goods').orderBy('goods_no').first()) as Record<string, unknown>;
+      const brand = (await db.knex('brand').where({ brand_nm: '삼성전자' }).first()) as { brand_no: string };
       await db.knex('goods').insert({
         ...template,
         goods_no: 'GD9001',

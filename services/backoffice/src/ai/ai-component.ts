@@ -26,7 +26,14 @@ export function createAiComponent(deps: BackofficeDeps): AiComponent {
     : new OfflineProvider();
   return {
     provider,
-    runner: new AiRunner({ concurrency: c.AI_MAX_CONCURRENCY, maxQueue: c.AI_MAX_QUEUE, timeoutMs: c.AI_TIMEOUT_MS }),
+    runner: new AiRunner({
+      concurrency: c.AI_MAX_CONCURRENCY,
+      maxQueue: c.AI_MAX_QUEUE,
+      timeoutMs: c.AI_TIMEOUT_MS,
+      logger: deps.logger,
+      // Only a model endpoint can be down; the offline provider needs no breaker.
+      halfOpenAfterMs: c.AI_BASE_URL ? c.AI_BREAKER_HALF_OPEN_MS : undefined,
+    }),
     masters: new MasterCache(deps.knex, {
       refreshMs: c.AI_MASTER_REFRESH_MS,
       fuzzyMin: c.AI_BRAND_FUZZY_MIN,

@@ -23,6 +23,13 @@ export const aiConfigSchema = {
     default: 20000,
     description: 'deadline of one AI request including queueing and retries; past it the answer is 900/2101',
   }),
+  AI_BREAKER_HALF_OPEN_MS: Type.Integer({
+    minimum: 100,
+    maximum: 3600000,
+    default: 30000,
+    description:
+      'after a model call times out or fails, calls fail fast (auto-fill falls back to the offline analysis) for this long, then one call tries the endpoint again',
+  }),
   AI_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 5, default: 1, description: 'retries of a failed model call within the deadline' }),
   AI_MAX_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 4, description: 'model calls running at once per process' }),
   AI_MAX_QUEUE: Type.Integer({
@@ -43,6 +50,12 @@ export const aiConfigSchema = {
     maximum: 1,
     default: 0.4,
     description: 'auto-fill accepts the top category only when its similarity is at least this',
+  }),
+  AI_CATEGORY_CANDIDATE_FLOOR: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.1,
+    description: 'a leaf whose similarity is below this is not listed among the category candidates',
   }),
   AI_CATEGORY_MIN_MARGIN: Type.Number({
     minimum: 0,
@@ -84,6 +97,13 @@ export const aiConfigSchema = {
     minimum: 1,
     default: 100,
     description: 'page views in the window from which demand without conversion is a reason',
+  }),
+  AI_LIST_MIN_SCORE: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 40,
+    description:
+      'least recommendation score for the AI goods list: listing gaps alone reach 40 at most, so a goods needs them all or evidence (demand without conversion, waiting restock requests, low ratings)',
   }),
   AI_LIST_MAX_CONVERSION: Type.Number({
     minimum: 0,

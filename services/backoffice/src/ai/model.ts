@@ -94,6 +94,8 @@ export interface SignalWindow {
   toDay: string;
   minInflow: number;
   maxConversion: number;
+  /** Least score of a recommended goods. */
+  minScore: number;
 }
 
 export interface AiListRow {

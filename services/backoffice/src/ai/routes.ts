@@ -2,14 +2,16 @@ import type { RequestHandler, Router } from 'express';
 import {
   findOperation,
   type AiGoodsAutoFillRequest,
+  type AiGoodsAutoFillResponse,
   type AiGoodsDescRequest,
   type AiGoodsListRequest,
+  type EnvelopeOf,
   type OperationSpec,
 } from '@bo/contracts';
 import { mountOperation, redisRateLimit, type OperationHandler } from '@bo/service-kit';
 import type { BackofficeDeps } from '../deps.ts';
 import { createAiComponent } from './ai-component.ts';
-import { autoFill } from './autofill/auto-fill.ts';
+import { autoFillAnswer } from './autofill/auto-fill.ts';
 import { describeGoods } from './description/goods-description.ts';
 import { recommendedGoods } from './list/ai-goods-list.ts';
 
@@ -57,18 +59,32 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
       windowDays: c.AI_LIST_WINDOW_DAYS,
       minInflow: c.AI_LIST_MIN_INFLOW,
       maxConversion: c.AI_LIST_MAX_CONVERSION,
+      minScore: c.AI_LIST_MIN_SCORE,
     });
 
   mount<unknown, AiGoodsDescRequest>(findOperation('getAiGoodsDescV2'), ({ body, auth }) => describe(body, auth));
   mount<AiGoodsDescRequest>(findOperation('getAiGoodsDescV1'), ({ query, auth }) => describe(query, auth));
-  mount<unknown, AiGoodsAutoFillRequest>(findOperation('getAiGoodsAutoFill'), async ({ body }) =>
-    autoFill(body.productName, {
+  mount<unknown, AiGoodsAutoFillRequest>(findOperation('getAiGoodsAutoFill'), async ({ body, res }) => {
+    const answer = await autoFillAnswer(body.productName, {
       masters: await ai.masters.get(),
       provider: ai.provider,
       runner: ai.runner,
-      thresholds: { minScore: c.AI_CATEGORY_MIN_SCORE, minMargin: c.AI_CATEGORY_MIN_MARGIN },
-    }),
-  );
+      thresholds: { minScore: c.AI_CATEGORY_MIN_SCORE, minMargin: c.AI_CATEGORY_MIN_MARGIN, candidateFloor: c.AI_CATEGORY_CANDIDATE_FLOOR },
+    });
+    if (!answer.message) return answer.payload;
+    // A fallback is still a success; its envelope says where the answer came from.
+    const envelope: EnvelopeOf<AiGoodsAutoFillResponse> = {
+      timestamp: new Date().toISOString(),
+      code: '0000',
+      message: answer.message,
+      isProcess: true,
+      payload: answer.payload,
+      error: false,
+      errors: [],
+    };
+    res.json(envelope);
+    return undefined;
+  });
   mount<AiGoodsListRequest>(findOperation('getAiGoodsListV2'), ({ query, auth }) => list(query, auth));
   mount<AiGoodsListRequest>(findOperation('getAiGoodsListV1'), ({ query, auth }) => list(query, auth));
 }

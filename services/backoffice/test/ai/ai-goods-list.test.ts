@@ -9,11 +9,16 @@ import {
   aiDatabase,
   BO,
   CATEGORIES,
+  envelope,
   expectFieldRefused,
   goodsRow,
   insertAiMasters,
   supplierAuth,
 } from './helpers/ai-fixtures.ts';
+import type { AiGoodsListItem, ListOf } from '@bo/contracts';
+
+/** The payload as the tests read it (optional fields asserted present where a test needs them). */
+type List = ListOf<AiGoodsListItem>;
 
 const LIST_V2 = `${BO}/v2/goods/ai/getAiGoodsList`;
 const LIST_V1 = `${BO}/v1/goods/ai/getAiGoodsList`;
@@ -173,7 +178,7 @@ function arrange(): Arranged {
  */
 function expectedScores(a: Arranged, from = '2026-04-12 00:00:00', to = '2026-05-12 00:00:00'): Map<string, number> {
   const inWindow = (t: string) => t >= from && t < to;
-  const empty = (v: unknown) => v === null || v === undefined || String(v).trim() === '';
+  const empty = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
   const scores = new Map<string, number>();
   for (const g of a.goods) {
     let s = 0;
@@ -235,13 +240,14 @@ describe('AI recommended goods list', () => {
       { mkdp_no: 'P1', divobj_nm: '러닝화 코너', goods_no: 'L04' },
       { mkdp_no: 'P1', divobj_nm: '스니커즈 코너', goods_no: 'L06' },
     ]);
-    app = aiApp(db, {}, () => NOW);
+    // Threshold 1: the fixture's scores are checked one by one; the default threshold has its own test.
+    app = aiApp(db, { AI_LIST_MIN_SCORE: '1' }, () => NOW);
   });
   after(() => db.drop());
 
   const list = (q: Record<string, unknown>, auth = ADMIN_AUTH, path = LIST_V2) =>
     request(app).get(path).query(q).set('Authorization', auth);
-  const numbers = (res: request.Response): string[] => res.body.payload.payloads.map((p: { goodsNo: string }) => p.goodsNo);
+  const numbers = (res: request.Response): string[] => envelope<List>(res).payload.payloads.map((p: { goodsNo: string }) => p.goodsNo);
 
   // Issue 17.6: the window at Seoul midnight (clock in UTC so no process zone takes part): at
   // 23:59:59.999 on 11 May the window is [11 Apr, 11 May); at 00:00:00 on 12 May, [12 Apr, 12 May).
@@ -250,14 +256,14 @@ describe('AI recommended goods list', () => {
       [new Date('2026-05-11T14:59:59.999Z'), '2026-04-11 00:00:00', '2026-05-11 00:00:00'],
       [new Date('2026-05-11T15:00:00.000Z'), '2026-04-12 00:00:00', '2026-05-12 00:00:00'],
     ] as const) {
-      const res = await request(aiApp(db, {}, () => clock))
+      const res = await request(aiApp(db, { AI_LIST_MIN_SCORE: '1' }, () => clock))
         .get(LIST_V2)
         .query({})
         .set('Authorization', ADMIN_AUTH);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const expected = expectedScores(a, from, to);
       expect(numbers(res), `window [${from}, ${to})`).to.deep.equal(ranked(expected));
-      for (const p of res.body.payload.payloads) expect(p.score, p.goodsNo).to.equal(expected.get(p.goodsNo));
+      for (const p of envelope<List>(res).payload.payloads) expect(p.score, p.goodsNo).to.equal(expected.get(p.goodsNo));
     }
     expect(ranked(expectedScores(a, '2026-04-11 00:00:00', '2026-05-11 00:00:00')), 'the two windows rank differently').to.not.deep.equal(
       ranked(expectedScores(a, '2026-04-12 00:00:00', '2026-05-12 00:00:00')),
@@ -271,13 +277,13 @@ describe('AI recommended goods list', () => {
     expect(expected).to.include.members(['L01', 'L02', 'L04', 'L06', 'L07', 'L09']);
     expect(expected).to.not.include.members(['L03', 'L05', 'L08', 'L10']);
     expect(numbers(res)).to.deep.equal(expected);
-    expect(res.body.payload.totalCount).to.equal(expected.length);
-    for (const p of res.body.payload.payloads) expect(p.score, p.goodsNo).to.equal(scores.get(p.goodsNo));
+    expect(envelope<List>(res).payload.totalCount).to.equal(expected.length);
+    for (const p of envelope<List>(res).payload.payloads) expect(p.score, p.goodsNo).to.equal(scores.get(p.goodsNo));
   });
 
   it('when a row is shown, then it carries the goods columns, names from the codes and masters, and a readable reason', async () => {
     const res = await list({ goodsNo: 'L02' });
-    const [row] = res.body.payload.payloads;
+    const [row] = envelope<List>(res).payload.payloads;
     const g = goodsOf('L02');
     expect(row).to.include({
       goodsNo: 'L02',
@@ -295,20 +301,34 @@ describe('AI recommended goods list', () => {
       goodsRegDtm: g.goods_reg_dtm,
       stdCtgHierarchy: '패션의류 > 남성의류 > 티셔츠 > 긴팔티셔츠',
     });
-    expect(row.goodsReason).to.include('200회').and.include('순주문 1개');
-    const l09 = (await list({ goodsNo: 'L09' })).body.payload.payloads[0];
-    expect(l09.goodsReason).to.include('품절').and.include('재입고 알림').and.include('저평점').and.include('브랜드');
-    const l07 = (await list({ goodsNo: 'L07' })).body.payload.payloads[0];
-    expect(l07.goodsReason).to.include('검색 키워드').and.include('SEO');
+    expect(row!.goodsReason).to.include('200회').and.include('순주문 1개');
+    const l09 = envelope<List>(await list({ goodsNo: 'L09' })).payload.payloads[0];
+    expect(l09!.goodsReason).to.include('품절').and.include('재입고 알림').and.include('저평점').and.include('브랜드');
+    const l07 = envelope<List>(await list({ goodsNo: 'L07' })).payload.payloads[0];
+    expect(l07!.goodsReason).to.include('검색 키워드').and.include('SEO');
+  });
+
+  it('when reasons are given, then each is one Korean sentence with the figures, chosen particles and the score', async () => {
+    const items = envelope<List>(await list({ pageSize: 1000 })).payload.payloads;
+    expect(items.length).to.be.greaterThan(0);
+    for (const item of items) {
+      const reason = item.goodsReason ?? '';
+      expect(reason, reason).to.match(/추천 점수 \d+점입니다\.$/);
+      expect(reason, 'one sentence').to.not.match(/[.?!]\s/);
+      expect(reason, 'no particle left for the reader').to.not.match(/\((이|가|은|는|을|를|와|과)\)/);
+      expect(reason).to.include(`추천 점수 ${scores.get(item.goodsNo)}점`);
+    }
+    const l07 = items.find((i) => i.goodsNo === 'L07')!;
+    expect(l07.goodsReason).to.equal(`검색 키워드와 SEO 정보가 비어 있어 추천 점수 ${scores.get('L07')}점입니다.`);
   });
 
   it('when the token carries a supplier, then only that supplier’s goods, and asking for another supplier is refused', async () => {
     const res = await list({}, supplierAuth('E002'));
     expect(numbers(res)).to.deep.equal(ranked(scores, (no) => goodsOf(no).entr_no === 'E002'));
-    expect(res.body.payload.totalCount).to.equal(1);
+    expect(envelope<List>(res).payload.totalCount).to.equal(1);
     const refused = await list({ entrNo: 'E001' }, supplierAuth('E002'));
     expect(refused.status).to.equal(403);
-    expect(refused.body.code).to.equal('1202');
+    expect(envelope(refused).code).to.equal('1202');
   });
 
   it('when filtered by goods attributes, then each filter keeps only matching goods', async () => {
@@ -366,6 +386,34 @@ describe('AI recommended goods list', () => {
     expect(numbers(ignored)).to.deep.equal(ranked(scores));
   });
 
+  it('when the period is given with Z or an offset, then it is that instant in the platform zone (Seoul), not 9 hours off', async () => {
+    const inPeriod = (from: string, to: string) => (no: string) => goodsOf(no).goods_reg_dtm >= from && goodsOf(no).goods_reg_dtm <= to;
+    // 00:00:01Z is 09:00:01 in Seoul: L01 (09:00:00) is out, L04 (04-01 09:00:00) is in; read as Seoul time it would be the other way.
+    const expected = ranked(scores, inPeriod('2026-03-05 09:00:01', '2026-04-01 09:00:00'));
+    expect(expected, 'the case tells the readings apart').to.not.deep.equal(
+      ranked(scores, inPeriod('2026-03-05 00:00:01', '2026-04-01 00:00:00')),
+    );
+    const utc = await list({ goodsRegStartDtm: '2026-03-05T00:00:01Z', goodsRegEndDtm: '2026-04-01T00:00:00Z' });
+    expect(numbers(utc)).to.deep.equal(expected);
+    const offset = await list({ goodsRegStartDtm: '2026-03-05T09:00:01+09:00', goodsRegEndDtm: '2026-04-01T09:00:00+09:00' });
+    expect(numbers(offset)).to.deep.equal(numbers(utc));
+  });
+
+  it('when goodsDtmOption names the registration date, then it is the period; any other value is refused with 900 naming it', async () => {
+    const period = { goodsRegStartDtm: '2026-04-01', goodsRegEndDtm: '2026-04-20' };
+    expect(numbers(await list({ ...period, goodsDtmOption: 'REG' }))).to.deep.equal(numbers(await list(period)));
+    expectFieldRefused(await list({ ...period, goodsDtmOption: 'SALE_START' }), 'goodsDtmOption');
+  });
+
+  it('when the default threshold applies, then only goods whose score reaches AI_LIST_MIN_SCORE (40) are listed, best first, and the count says so', async () => {
+    const strict = aiApp(db, {}, () => NOW);
+    const res = await request(strict).get(`${BO}/v2/goods/ai/getAiGoodsList`).query({ pageSize: 1000 }).set('Authorization', ADMIN_AUTH);
+    const want = ranked(scores, (no) => scores.get(no)! >= 40);
+    expect(want.length, 'the fixture has goods on both sides of the threshold').to.be.within(1, scores.size - 1);
+    expect(numbers(res)).to.deep.equal(want);
+    expect(envelope<List>(res).payload.totalCount).to.equal(want.length);
+  });
+
   it('when a goods number is given, then the registration period is ignored', async () => {
     const period = { goodsRegStartDtm: '2026-05-01', goodsRegEndDtm: '2026-05-10' };
     expect(numbers(await list({ ...period, goodsNo: 'L07' }))).to.deep.equal(['L07']);
@@ -391,15 +439,15 @@ describe('AI recommended goods list', () => {
     const all = ranked(scores);
     const page2 = await list({ page: 2, pageSize: 2 });
     expect(numbers(page2)).to.deep.equal(all.slice(2, 4));
-    expect(page2.body.payload.totalCount).to.equal(all.length);
+    expect(envelope<List>(page2).payload.totalCount).to.equal(all.length);
     const past = await list({ page: 50, pageSize: 2 });
-    expect(past.body.payload).to.deep.equal({ totalCount: all.length, payloads: [] });
+    expect(envelope<List>(past).payload).to.deep.equal({ totalCount: all.length, payloads: [] });
   });
 
   it('when the deprecated v1 list is used, then the same payload with Deprecation and Link headers', async () => {
     const v1 = await list({ saleStatCdList: '20' }, ADMIN_AUTH, LIST_V1);
     const v2 = await list({ saleStatCdList: '20' });
-    expect(v1.body.payload).to.deep.equal(v2.body.payload);
+    expect(envelope<List>(v1).payload).to.deep.equal(envelope<List>(v2).payload);
     expect(v1.headers.deprecation).to.equal('true');
     expect(v1.headers.link).to.include('/v2/goods/ai/getAiGoodsList');
   });
@@ -410,10 +458,10 @@ describe('AI recommended goods list', () => {
     await db.knex('goods_inflow_log').insert(late);
     expect(numbers(await list({ goodsNo: 'L05' })), 'not before the rebuild').to.deep.equal([]);
     await rebuildAggregate(db.knex, { kind: 'inflow', day: IN_WINDOW.slice(0, 10), requestedBy: 'cli' });
-    const [row] = (await list({ goodsNo: 'L05' })).body.payload.payloads;
+    const [row] = envelope<List>(await list({ goodsNo: 'L05' })).payload.payloads;
     // 150 views, no orders: demand without conversion, 30 + 5 per full 100 views.
     expect(row).to.include({ goodsNo: 'L05', score: 30 + 5 });
-    expect(row.goodsReason).to.include('150회');
+    expect(row!.goodsReason).to.include('150회');
   });
 
   it('when a rule of the request is broken, then 900 naming the field', async () => {
@@ -429,7 +477,7 @@ describe('AI recommended goods list', () => {
     expectFieldRefused(await list({ goodsRegStartDtm: 'yesterday' }), 'goodsRegStartDtm');
     expectFieldRefused(await list({ pageSize: 1001 }), 'pageSize');
     expectFieldRefused(await list({ page: 0 }), 'page');
-    const envelope = (await list({ pageSize: 1001 })).body;
-    expect(envelope).to.include({ error: true, payload: null });
+    const refused = envelope(await list({ pageSize: 1001 }));
+    expect(refused).to.include({ error: true, payload: null });
   });
 });

@@ -27,7 +27,7 @@ const AI_CALLS: Record<string, (app: Express, auth: string) => request.Test> = {
   listV1: (app, auth) => request(app).get(`${BO}/v1/goods/ai/getAiGoodsList`).set('Authorization', auth),
 };
 
-const isRateLimited = (res: request.Response) => res.status === 900 && res.body?.code === '1429';
+const isRateLimited = (res: request.Response) => res.status === 900 && (res.body as { code?: string } | undefined)?.code === '1429';
 
 /** A loopback port nothing listens on: Redis "down". */
 async function closedPort(): Promise<number> {

@@ -9,6 +9,7 @@ import {
   ATTRIBUTES,
   BO,
   CATEGORIES,
+  envelope,
   expectFieldRefused,
   goodsRow,
   insertAiMasters,
@@ -16,6 +17,10 @@ import {
   tableChecksums,
   USERS,
 } from './helpers/ai-fixtures.ts';
+import type { AiGoodsAutoFillResponse } from '@bo/contracts';
+
+/** The payload as the tests read it (optional fields asserted present where a test needs them). */
+type Fill = Required<AiGoodsAutoFillResponse>;
 
 const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;
 
@@ -76,7 +81,7 @@ describe('AI auto-fill (offline provider)', () => {
   it('when a decorated name carries a brand alias and a leaf word, then the brand, the category and everything that follows from it', async () => {
     const res = await fill('[공식] 나이끼 반팔티셔츠 DX1234-100 블랙 L 면 (정품)');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const p = res.body.payload;
+    const p = envelope<Fill>(res).payload;
     expect(res.body).to.include({ error: false, code: '0000' });
     expect(p).to.include({ brandNo: 'B001', brandNm: '나이키', brandMatchStatus: 'ALIAS', brandConfidence: 'HIGH' });
     expect(p.brandReason).to.include('나이끼');
@@ -99,14 +104,14 @@ describe('AI auto-fill (offline provider)', () => {
     expect(p.goodsNotiItemCodeList.map((n: { goodsNotiItemCd: string }) => n.goodsNotiItemCd)).to.deep.equal(
       notice.map((n) => n.goods_noti_item_cd),
     );
-    const noticeValue = (nm: string) => p.goodsNotiItemCodeList.find((n: { notiItemNm: string }) => n.notiItemNm === nm).notiItemCmt;
+    const noticeValue = (nm: string) => p.goodsNotiItemCodeList.find((n: { notiItemNm: string }) => n.notiItemNm === nm)!.notiItemCmt;
     expect(noticeValue('색상')).to.equal('블랙');
     expect(noticeValue('치수')).to.equal('L');
     expect(noticeValue('제품 소재')).to.equal('면');
 
     const atts = ATTRIBUTES.filter((a) => a.std_ctg_no === '01010101');
     expect(p.goodsCtgAttInfoList.map((a: { attCd: string }) => a.attCd)).to.deep.equal(atts.map((a) => a.att_cd));
-    const attVal = (cd: string) => p.goodsCtgAttInfoList.find((a: { attCd: string }) => a.attCd === cd);
+    const attVal = (cd: string) => p.goodsCtgAttInfoList.find((a: { attCd: string }) => a.attCd === cd)!;
     expect(attVal('COLOR')).to.include({ attVal: '블랙', attValTypCd: '10', stdCtgNo: '01010101', dispSeq: '1' });
     expect(attVal('SIZE').attVal).to.equal('L');
     expect(attVal('MATERIAL').attVal).to.equal('면');
@@ -118,26 +123,57 @@ describe('AI auto-fill (offline provider)', () => {
   it('when any name is filled, then only the fields the spec allows appear (no price, delivery, images, display category, stock)', async () => {
     for (const name of ['Nike 반팔티셔츠 블랙', '에이스 전기밥솥 6인용', '이름없는 물건']) {
       const res = await fill(name);
-      const extra = Object.keys(res.body.payload).filter((k) => !ALLOWED.has(k));
+      const extra = Object.keys(envelope<Fill>(res).payload).filter((k) => !ALLOWED.has(k));
       expect(extra, name).to.deep.equal([]);
     }
   });
 
-  it('when the brand is run together with the goods word, then the longest name inside the unspaced text wins (닥터마틴 over 마틴)', async () => {
-    const p = (await fill('닥터마틴첼시부츠 블랙')).body.payload;
+  it('when the brand is run together with a word its goods do not use, then the longest name (닥터마틴 over 마틴) is only a LOW suggestion', async () => {
+    const p = envelope<Fill>(await fill('닥터마틴첼시부츠 블랙')).payload;
+    expect(p).to.include({ brandNm: '닥터마틴', brandMatchStatus: 'EXACT', brandConfidence: 'LOW' });
+    expect(p).to.not.have.property('brandNo');
+    expect(p.brandReason).to.include('첼시부츠');
+  });
+
+  it('when the brand is glued to a known suffix, then it is filled with MEDIUM confidence', async () => {
+    const p = envelope<Fill>(await fill('닥터마틴정품 첼시부츠 블랙')).payload;
     expect(p).to.include({ brandNo: 'B003', brandMatchStatus: 'EXACT', brandConfidence: 'MEDIUM' });
+    expect(p.brandReason).to.include('정품');
   });
 
   it('when the brand is misspelt by one jamo, then a fuzzy match with its reason', async () => {
-    const p = (await fill('뉴발란쓰 러닝화 270')).body.payload;
+    const p = envelope<Fill>(await fill('뉴발란쓰 러닝화 270')).payload;
     expect(p).to.include({ brandNo: 'B002', brandMatchStatus: 'FUZZY' });
     expect(p.brandReason).to.include('뉴발란스');
     expect(p).to.include({ stdCtgNo: '02010101' });
-    expect(p.goodsCtgAttInfoList.find((a: { attCd: string }) => a.attCd === 'SHOE_SIZE').attVal).to.equal('270');
+    expect(p.goodsCtgAttInfoList.find((a: { attCd: string }) => a.attCd === 'SHOE_SIZE')!.attVal).to.equal('270');
+  });
+
+  it('when candidates are listed, then each says which words of the name it matched', async () => {
+    const p = envelope<Fill>(await fill('나이키 반팔티셔츠 블랙 L')).payload;
+    expect(p.stdCtgCandidates[0]).to.include({ stdCtgNo: '01010101' });
+    expect(p.stdCtgCandidates[0]!.reason).to.include('반팔티셔츠 (분류명)');
+    for (const c of p.stdCtgCandidates) expect(c.reason, c.stdCtgHierarchy).to.be.a('string').and.not.equal('');
+  });
+
+  it('when candidates are listed, then none is below AI_CATEGORY_CANDIDATE_FLOOR', async () => {
+    const name = '나이키 반팔티셔츠 선물용';
+    const candidatesWith = async (floor: string) =>
+      envelope<Fill>(
+        await request(aiApp(db, { AI_CATEGORY_CANDIDATE_FLOOR: floor }))
+          .post(AUTO_FILL)
+          .set('Authorization', ADMIN_AUTH)
+          .send({ productName: name }),
+      ).payload.stdCtgCandidates;
+    const all = await candidatesWith('0');
+    const floor = (all[0]!.score! + all.at(-1)!.score!) / 2;
+    expect(all.at(-1)!.score!, 'the name has a weak candidate to drop').to.be.lessThan(floor);
+    const kept = await candidatesWith(String(floor));
+    expect(kept.map((c) => c.stdCtgNo)).to.deep.equal(all.filter((c) => c.score! >= floor).map((c) => c.stdCtgNo));
   });
 
   it('when the name is a word two brands share, then AMBIGUOUS without a brand number', async () => {
-    const p = (await fill('에이스 전기밥솥 6인용')).body.payload;
+    const p = envelope<Fill>(await fill('에이스 전기밥솥 6인용')).payload;
     expect(p).to.include({ brandMatchStatus: 'AMBIGUOUS', brandConfidence: 'LOW' });
     expect(p).to.not.have.property('brandNo');
     expect(p.brandReason).to.include('B005').and.to.include('B006');
@@ -147,26 +183,26 @@ describe('AI auto-fill (offline provider)', () => {
 
   it('when the name names a retired brand or none, then NOT_FOUND', async () => {
     for (const name of ['올드브랜드 반팔티셔츠', '무명 반팔티셔츠']) {
-      const p = (await fill(name)).body.payload;
+      const p = envelope<Fill>(await fill(name)).payload;
       expect(p, name).to.include({ brandMatchStatus: 'NOT_FOUND' });
       expect(p, name).to.not.have.property('brandNo');
     }
   });
 
   it('when two leaves are equally similar, then candidates but no accepted category and nothing derived from one', async () => {
-    const p = (await fill('나이키 티셔츠')).body.payload;
+    const p = envelope<Fill>(await fill('나이키 티셔츠')).payload;
     const top = p.stdCtgCandidates
       .slice(0, 2)
       .map((c: { stdCtgNo: string }) => c.stdCtgNo)
       .sort();
     expect(top).to.deep.equal(['01010101', '01010102']);
-    expect(p.stdCtgCandidates[0].score - p.stdCtgCandidates[1].score).to.be.lessThan(0.05);
+    expect(p.stdCtgCandidates[0]!.score! - p.stdCtgCandidates[1]!.score!).to.be.lessThan(0.05);
     for (const k of ['stdCtgNo', 'stdCtgHierarchy', 'mdId', 'goodsNotiLisartCd', 'goodsCtgAttInfoList', 'szGdeCd'])
       expect(p).to.not.have.property(k);
   });
 
   it('when the name says nothing about any category, then no category is accepted', async () => {
-    const p = (await fill('나이키 선물')).body.payload;
+    const p = envelope<Fill>(await fill('나이키 선물')).payload;
     expect(p).to.not.have.property('stdCtgNo');
     expect(p.brandNo).to.equal('B001');
   });
@@ -198,15 +234,15 @@ describe('AI auto-fill masters in memory', () => {
   it('when a brand is added to the master, then auto-fill knows it once the copy in memory is older than AI_MASTER_REFRESH_MS', async () => {
     const app = aiApp(db, { AI_MASTER_REFRESH_MS: '1000' });
     const fill = () => request(app).post(AUTO_FILL).set('Authorization', ADMIN_AUTH).send({ productName: '새브랜드 반팔티셔츠' });
-    expect((await fill()).body.payload.brandMatchStatus).to.equal('NOT_FOUND');
+    expect(envelope<Fill>(await fill()).payload.brandMatchStatus).to.equal('NOT_FOUND');
     await db.knex('brand').insert({ brand_no: 'B100', brand_nm: '새브랜드', brand_eng_nm: null, use_yn: 'Y' });
-    expect((await fill()).body.payload.brandMatchStatus, 'still the loaded copy').to.equal('NOT_FOUND');
+    expect(envelope<Fill>(await fill()).payload.brandMatchStatus, 'still the loaded copy').to.equal('NOT_FOUND');
     await new Promise((r) => setTimeout(r, 1100));
     await fill(); // served from the old copy while the reload runs
-    let payload = (await fill()).body.payload;
+    let payload = envelope<Fill>(await fill()).payload;
     for (let i = 0; i < 20 && payload.brandNo !== 'B100'; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      payload = (await fill()).body.payload;
+      payload = envelope<Fill>(await fill()).payload;
     }
     expect(payload).to.include({ brandNo: 'B100', brandMatchStatus: 'EXACT' });
   });

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { type TestDatabase } from '@bo/testing';
-import { ADMIN_AUTH, aiApp, aiDatabase, BO, goodsRow, insertAiMasters } from './helpers/ai-fixtures.ts';
+import { ADMIN_AUTH, aiApp, aiDatabase, BO, envelope, goodsRow, insertAiMasters } from './helpers/ai-fixtures.ts';
+import type { AiGoodsAutoFillResponse } from '@bo/contracts';
+
+/** The payload as the tests read it (optional fields asserted present where a test needs them). */
+type Fill = Required<AiGoodsAutoFillResponse>;
 
 const AUTO_FILL = `${BO}/v2/goods/ai/getAiGoodsAutoFill`;
 
@@ -40,7 +44,7 @@ describe('AI auto-fill category signals', () => {
   const fill = async (productName: string, env: Record<string, string> = {}) => {
     const res = await request(aiApp(db, env)).post(AUTO_FILL).set('Authorization', ADMIN_AUTH).send({ productName });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body.payload as { stdCtgNo?: string; stdCtgCandidates: Candidate[]; brandNo?: string };
+    return envelope<Fill>(res).payload as { stdCtgNo?: string; stdCtgCandidates: Candidate[]; brandNo?: string };
   };
   const numbers = (cs: Candidate[]) => cs.map((c) => c.stdCtgNo);
 

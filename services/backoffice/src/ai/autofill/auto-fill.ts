@@ -1,7 +1,9 @@
 import type { AiAutoFillModelOutput, AiGoodsAutoFillResponse, GoodsCtgAtt, GoodsNotiItemValue } from '@bo/contracts';
+import { AppError } from '@bo/service-kit';
 import type { AiProvider, NameAnalysis } from '../provider/types.ts';
 import type { AiRunner } from '../provider/ai-runner.ts';
 import { cleanDisplayName, foldCase } from '../text/normalise.ts';
+import type { BrandMatch } from './brand-matcher.ts';
 import { acceptCategory, type CategoryThresholds } from './category-classifier.ts';
 import { categoryText } from './category-text.ts';
 import { ruleBasedListing } from './listing-text.ts';
@@ -25,10 +27,24 @@ const GENERIC_ATTRIBUTES = ['색상', '사이즈', '소재', '용량'];
  * what the goods are; the matched brand's own goods then lend their categories a small prior.
  */
 export function analyseName(productName: string, masters: MasterIndex, thresholds: CategoryThresholds): NameAnalysis {
-  const brand = masters.brands.match(productName);
+  let brand = masters.brands.match(productName);
   const codes = modelCodes(productName);
   const text = categoryText(productName, { codes, phrases: brand.matchedText ? [brand.matchedText] : [] });
-  const candidates = masters.categories.rank(text, 5, brand.brandNo);
+  let candidates = masters.categories.rank(text, 5, brand.brandNo);
+  const elsewhere = brand.brandNo ? outsideBrandRoots(brand, text, masters, thresholds) : undefined;
+  if (elsewhere) {
+    // `실리콘 헤라 주걱`: the goods are of a kind the brand does not sell; the word is another word.
+    brand = {
+      brandNm: brand.brandNm,
+      matchedText: brand.matchedText,
+      status: brand.status,
+      confidence: 'LOW',
+      reason: `${brand.reason} 다만 이 브랜드의 상품은 '${elsewhere}' 분야에 없어 같은 글자의 다른 말로 보고 제안만 합니다.`,
+    };
+    candidates = masters.categories.rank(text, 5);
+  }
+  // A leaf barely like the name is no candidate a merchandiser should be shown.
+  candidates = candidates.filter((c) => c.score >= thresholds.candidateFloor);
   const accepted = acceptCategory(candidates, thresholds);
   const attNames = accepted ? masters.attributesOf(accepted.stdCtgNo).map((a) => a.attNm) : GENERIC_ATTRIBUTES;
   const attributeWords = [...new Set(attNames.map((n) => attributeValue(n, productName)).filter((v): v is string => !!v))];
@@ -45,14 +61,52 @@ export function analyseName(productName: string, masters: MasterIndex, threshold
 }
 
 /**
+ * For a short brand word (homographs are short: 헤라, 에이스, 매일), the root of the category the
+ * name is confidently of, without the brand's prior, when the brand's listed goods are all
+ * under other roots.
+ */
+function outsideBrandRoots(brand: BrandMatch, text: string, masters: MasterIndex, thresholds: CategoryThresholds): string | undefined {
+  if ((brand.matchedText?.length ?? 0) > 3) return undefined;
+  const roots = masters.brandRoots(brand.brandNo!);
+  if (!roots) return undefined;
+  const top = acceptCategory(masters.categories.rank(text, 5), thresholds);
+  const root = top && masters.rootOf(top.stdCtgNo);
+  if (!roots || !root || roots.has(root)) return undefined;
+  return masters.categoryByNo.get(root)?.stdCtgNm;
+}
+
+/**
  * Auto-fill from a product name. The provider proposes; verification decides: the brand goes
  * through the master cascade (the proposal is only a hint), the category is the one that passed
  * the confidence test, a model code must be written in the name. Nothing is written anywhere.
  */
 export async function autoFill(productName: string, ctx: AutoFillContext): Promise<AiGoodsAutoFillResponse> {
+  return (await autoFillAnswer(productName, ctx)).payload;
+}
+
+/** Codes after which auto-fill answers from its own analysis: the model timed out, failed, answered unusably, or its circuit is open. */
+const FALLBACK_CODES = new Set(['2101', '2102', '2104']);
+
+/**
+ * Auto-fill, and when the model could not help, the offline analysis it had already computed
+ * with a message that says so (`message`), instead of a failure. A full queue (2103) is still
+ * refused: falling back there would hide overload.
+ */
+export async function autoFillAnswer(
+  productName: string,
+  ctx: AutoFillContext,
+): Promise<{ payload: AiGoodsAutoFillResponse; message?: string }> {
   const analysis = analyseName(productName, ctx.masters, ctx.thresholds);
-  const proposal = await ctx.runner.run((signal) => ctx.provider.proposeAutoFill(analysis, signal));
-  return verify(analysis, proposal, ctx.masters);
+  try {
+    const proposal = await ctx.runner.run((signal) => ctx.provider.proposeAutoFill(analysis, signal));
+    return { payload: verify(analysis, proposal, ctx.masters) };
+  } catch (err) {
+    if (ctx.provider.name === 'offline' || !(err instanceof AppError) || !FALLBACK_CODES.has(err.code)) throw err;
+    return {
+      payload: verify(analysis, ruleBasedListing(analysis), ctx.masters),
+      message: `AI model unavailable (${err.code} ${err.message}); answered from the offline analysis`,
+    };
+  }
 }
 
 const statedIn = (name: string, value: string): boolean =>
@@ -69,6 +123,13 @@ export function verify(a: NameAnalysis, proposal: AiAutoFillModelOutput, masters
       ? masters.brands.match(a.productName, proposal.brandNm)
       : a.brand;
   const modlNm = statedIn(a.productName, proposal.modlNm) ? proposal.modlNm.trim() : rules.modlNm;
+  // Manufacturer, origin and importer go into the legal notice items: a model's value is kept
+  // only when the name states it (or it is the verified brand), never invented.
+  const fact = (key: 'mfcoNm' | 'homeNm' | 'incomNm', max: number): string | undefined => {
+    const value = (proposal[key] ?? '').trim();
+    const backed = value && (statedIn(a.productName, value) || value === rules[key] || (brand.brandNo && value === brand.brandNm));
+    return (backed ? value : rules[key]).slice(0, max) || undefined;
+  };
   const accepted = a.accepted;
 
   const out: AiGoodsAutoFillResponse = {
@@ -78,10 +139,10 @@ export function verify(a: NameAnalysis, proposal: AiAutoFillModelOutput, masters
     seoDesc: pick('seoDesc', 1000),
     seoKwdNm: pick('seoKwdNm', 500),
     modlNm: modlNm || undefined,
-    mfcoNm: pick('mfcoNm', 200),
-    homeNm: pick('homeNm', 100),
+    mfcoNm: fact('mfcoNm', 200),
+    homeNm: fact('homeNm', 100),
     salemnNm: pick('salemnNm', 200),
-    incomNm: pick('incomNm', 200),
+    incomNm: fact('incomNm', 200),
     brandNo: brand.brandNo,
     brandNm: brand.brandNm,
     brandMatchStatus: brand.status,
@@ -137,7 +198,7 @@ function categoryFields(stdCtgNo: string, a: NameAnalysis, filled: AiGoodsAutoFi
     szGdeRegMethodCd: category.szGdeRegMethCd ?? undefined,
     szGdeCd: category.szGdeCd ?? undefined,
     goodsCtgAttInfoList: attributes,
-    adveWrd: [filled.brandNm, leaf, ...a.attributeWords.slice(0, 1)].filter(Boolean).join(' '),
+    adveWrd: [filled.brandNo && filled.brandNm, leaf, ...a.attributeWords.slice(0, 1)].filter(Boolean).join(' '),
   };
 }
 

@@ -26,11 +26,15 @@ export interface CategoryCandidate {
   stdCtgNo: string;
   stdCtgHierarchy: string;
   score: number;
+  /** The words of the name this leaf matched, in its category names or its nearest goods name. */
+  reason?: string;
 }
 
 export interface CategoryThresholds {
   minScore: number;
   minMargin: number;
+  /** Candidates below this similarity are not listed at all. */
+  candidateFloor: number;
 }
 
 /** How the evidence is weighed; see `CategoryClassifier`. */
@@ -79,6 +83,8 @@ export class CategoryClassifier {
   /** n-gram → (example index, weight): the most similar goods without comparing every example. */
   private readonly postings = new Map<string, { i: number; w: number }[]>();
   private readonly exampleLeaf: number[] = [];
+  /** Words of each indexed goods name (cleaned), to say which of them a candidate matched. */
+  private readonly exampleWords: string[][] = [];
   /** brand → node → number of the brand's goods under that node, and the brand's total. */
   private readonly brandCounts = new Map<string, Map<number, number>>();
   private readonly brandTotals = new Map<string, number>();
@@ -93,7 +99,7 @@ export class CategoryClassifier {
     const perLeaf = new Map<string, Map<string, number>>();
     known.forEach((e, i) => {
       let grams = perLeaf.get(e.stdCtgNo);
-      if (!grams) perLeaf.set(e.stdCtgNo, (grams = new Map()));
+      if (!grams) perLeaf.set(e.stdCtgNo, (grams = new Map<string, number>()));
       for (const gram of counts[i]!.keys()) grams.set(gram, 1);
     });
     const classifier = new CategoryClassifier(leaves, [...perLeaf.values()]);
@@ -136,6 +142,7 @@ export class CategoryClassifier {
     const i = this.exampleLeaf.length;
     const leaf = this.leafIndex.get(e.stdCtgNo)!;
     this.exampleLeaf.push(leaf);
+    this.exampleWords.push(words(e.text));
     for (const [gram, w] of this.embeddings.weigh(counts)) {
       let list = this.postings.get(gram);
       if (!list) this.postings.set(gram, (list = []));
@@ -143,7 +150,7 @@ export class CategoryClassifier {
     }
     if (!e.brandNo) return;
     let brandCounts = this.brandCounts.get(e.brandNo);
-    if (!brandCounts) this.brandCounts.set(e.brandNo, (brandCounts = new Map()));
+    if (!brandCounts) this.brandCounts.set(e.brandNo, (brandCounts = new Map<number, number>()));
     for (const node of this.leaves[leaf]!.nodes) brandCounts.set(node, (brandCounts.get(node) ?? 0) + 1);
     this.brandTotals.set(e.brandNo, (this.brandTotals.get(e.brandNo) ?? 0) + 1);
   }
@@ -165,7 +172,7 @@ export class CategoryClassifier {
     // A category name written as a word of the name is a full match, however short (`배`).
     const written = new Set(words(text));
     const nodeMatch = this.nodes.map((parts) => Math.max(0, ...parts.map((p) => (written.has(p.key) ? 1 : match(q, p.vector)))));
-    const nearest = this.nearestByLeaf(q);
+    const { best: nearest, example } = this.nearestByLeaf(q);
     // With no goods at all to learn from (a new platform), the category names decide alone.
     const withGoods = this.exampleLeaf.length > 0;
     const brandCounts = brandNo ? this.brandCounts.get(brandNo) : undefined;
@@ -191,22 +198,41 @@ export class CategoryClassifier {
     return scored
       .sort((a, b) => b.score - a.score || a.stdCtgNo.localeCompare(b.stdCtgNo))
       .slice(0, k)
-      .map((c) => ({ ...c, score: Math.round(c.score * 10000) / 10000 }));
+      .map((c) => {
+        const li = this.leafIndex.get(c.stdCtgNo)!;
+        return { ...c, score: Math.round(c.score * 10000) / 10000, reason: this.reasonOf(li, [...written], example.get(li)) };
+      });
   }
 
-  /** Per leaf, the cosine of its goods name most similar to the query (leaves sharing nothing are absent). */
-  private nearestByLeaf(q: SparseVector): Map<number, number> {
+  /** `일치한 말: 러닝화 (분류명), 쿠셔닝 (비슷한 상품명)`: the name's words this leaf matched, by where. */
+  private reasonOf(li: number, nameWords: readonly string[], nearestExample: number | undefined): string {
+    const pathKeys = this.leaves[li]!.nodes.flatMap((node) => this.nodes[node]!.map((p) => p.key));
+    const inPath = nameWords.filter(
+      (w) => w.length >= 1 && pathKeys.some((k) => k === w || (w.length >= 2 && (k.includes(w) || w.includes(k)))),
+    );
+    const goodsWords = nearestExample === undefined ? [] : this.exampleWords[nearestExample]!;
+    const inGoods = nameWords.filter((w) => w.length >= 2 && !inPath.includes(w) && goodsWords.includes(w));
+    const parts = [...inPath.map((w) => `${w} (분류명)`), ...inGoods.map((w) => `${w} (비슷한 상품명)`)];
+    return parts.length ? `일치한 말: ${parts.join(', ')}` : '글자 조각이 비슷합니다';
+  }
+
+  /** Per leaf, the cosine of its goods name most similar to the query, and which goods name that is (leaves sharing nothing are absent). */
+  private nearestByLeaf(q: SparseVector): { best: Map<number, number>; example: Map<number, number> } {
     const dots = new Map<number, number>();
     for (const [gram, qw] of q) {
       const list = this.postings.get(gram);
       if (list) for (const { i, w } of list) dots.set(i, (dots.get(i) ?? 0) + qw * w);
     }
     const best = new Map<number, number>();
+    const example = new Map<number, number>();
     for (const [i, dot] of dots) {
       const leaf = this.exampleLeaf[i]!;
-      if (dot > (best.get(leaf) ?? 0)) best.set(leaf, dot);
+      if (dot > (best.get(leaf) ?? 0)) {
+        best.set(leaf, dot);
+        example.set(leaf, i);
+      }
     }
-    return best;
+    return { best, example };
   }
 }
 

@@ -1,3 +1,4 @@
+import { josa } from 'es-hangul';
 import type { AiAutoFillModelOutput } from '@bo/contracts';
 import type { NameAnalysis } from '../provider/types.ts';
 
@@ -19,7 +20,8 @@ const categoryNames = (a: NameAnalysis): string[] =>
  * fallback for anything a model leaves empty.
  */
 export function ruleBasedListing(a: NameAnalysis): AiAutoFillModelOutput {
-  const brandNm = a.brand.brandNm ?? '';
+  // A LOW suggestion (`다이슨 스타일 선풍기`) is not the goods' brand: it is not written into the text.
+  const brandNm = a.brand.brandNo ? (a.brand.brandNm ?? '') : '';
   const [leaf = '', parent = ''] = categoryNames(a);
   const keywords = unique([brandNm, leaf, parent, ...a.attributeWords, ...a.modelCodes]);
   const about = [brandNm && `${brandNm}의`, leaf || '상품'].filter(Boolean).join(' ');
@@ -38,6 +40,6 @@ export function ruleBasedListing(a: NameAnalysis): AiAutoFillModelOutput {
     incomNm: '',
     brandNm,
     stdCtgNo: a.accepted?.stdCtgNo ?? '',
-    content: `${a.cleanedName}은(는) ${about}입니다.${model}${stated}`.trim(),
+    content: `${josa(a.cleanedName, '은/는')} ${about}입니다.${model}${stated}`.trim(),
   };
 }

@@ -1,5 +1,6 @@
 import type { CategoryAttRow, CategoryRow, MasterRows, NoticeItemRow } from '../model.ts';
-import { BrandMatcher, type BrandMaster } from './brand-matcher.ts';
+import { BrandMatcher, type BrandMaster, type BrandVocabulary } from './brand-matcher.ts';
+import { brandWords } from './brand-spellings.ts';
 import { CategoryClassifier, hierarchyText, type GoodsExample } from './category-classifier.ts';
 import { categoryText } from './category-text.ts';
 import { mapInSlices } from './in-slices.ts';
@@ -17,6 +18,9 @@ export interface MasterIndex {
   attributesOf: (stdCtgNo: string) => readonly CategoryAttRow[];
   noticeItemsOf: (goodsNotiLisartCd: string) => readonly NoticeItemRow[];
   mdName: (userId: string) => string | undefined;
+  /** Root categories (`std_ctg_no`) of a brand's listed goods; undefined when it has too few goods to tell. */
+  brandRoots: (brandNo: string) => ReadonlySet<string> | undefined;
+  rootOf: (stdCtgNo: string) => string | undefined;
   loadedAt: number;
 }
 
@@ -48,6 +52,16 @@ export async function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: nu
   for (const n of rows.noticeItems) noticeItems.set(n.goodsNotiLisartCd, [...(noticeItems.get(n.goodsNotiLisartCd) ?? []), n]);
   const mdNames = new Map(rows.mds.map((u) => [u.userId, u.userNm]));
 
+  const brandRoots = new Map<string, { goods: number; roots: Set<string> }>();
+  for (const g of rows.goodsSamples) {
+    const root = g.brandNo ? pathOf(g.stdCtgNo)[0]?.stdCtgNo : undefined;
+    if (!g.brandNo || !root) continue;
+    const r = brandRoots.get(g.brandNo) ?? { goods: 0, roots: new Set<string>() };
+    r.goods++;
+    r.roots.add(root);
+    brandRoots.set(g.brandNo, r);
+  }
+
   const inherited = <K extends keyof CategoryRow>(stdCtgNo: string, key: K): CategoryRow[K] | undefined => {
     for (const c of pathOf(stdCtgNo).reverse()) {
       const v = c[key];
@@ -57,7 +71,7 @@ export async function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: nu
   };
 
   return {
-    brands: new BrandMatcher(brands, options.fuzzyMin),
+    brands: new BrandMatcher(brands, options.fuzzyMin, brandVocabulary(rows, categoryByNo)),
     categories,
     categoryByNo,
     hierarchyOf: (stdCtgNo) => hierarchyText(pathOf(stdCtgNo).map((p) => p.stdCtgNm)),
@@ -72,6 +86,11 @@ export async function buildMasterIndex(rows: MasterRows, options: { fuzzyMin: nu
     },
     noticeItemsOf: (cd) => noticeItems.get(cd) ?? [],
     mdName: (userId) => mdNames.get(userId),
+    brandRoots: (brandNo) => {
+      const roots = brandRoots.get(brandNo);
+      return roots && roots.goods >= BRAND_ROOT_MIN_GOODS ? roots.roots : undefined;
+    },
+    rootOf: (stdCtgNo) => pathOf(stdCtgNo)[0]?.stdCtgNo,
     loadedAt: options.now,
   };
 }
@@ -94,4 +113,42 @@ function goodsExamples(rows: MasterRows, brands: readonly BrandMaster[]): Promis
     brandNo: g.brandNo,
     text: categoryText(g.goodsNm, { codes: modelCodes(g.goodsNm), phrases: (g.brandNo && spellings.get(g.brandNo)) || [] }),
   }));
+}
+
+/** A brand with fewer listed goods says too little about where it sells. */
+const BRAND_ROOT_MIN_GOODS = 3;
+
+/** A word in at least this many goods names of other brands is an ordinary word, not evidence of a brand. */
+const COMMON_WORD_GOODS = 3;
+
+/**
+ * What the brands' own goods say: the words of each brand's goods names and leaf names (a word
+ * glued to the brand that its goods use, `동원참치`, keeps the brand), and how many goods of
+ * other brands use a word (`베이직`, `클라우드` as ordinary words).
+ */
+function brandVocabulary(rows: MasterRows, categoryByNo: ReadonlyMap<string, CategoryRow>): BrandVocabulary {
+  const own = new Map<string, Set<string>>();
+  const users = new Map<string, Map<string, number>>();
+  for (const g of rows.goodsSamples) {
+    const ws = new Set(brandWords(g.goodsNm));
+    for (const w of ws) {
+      const byBrand = users.get(w) ?? new Map<string, number>();
+      byBrand.set(g.brandNo ?? '', (byBrand.get(g.brandNo ?? '') ?? 0) + 1);
+      users.set(w, byBrand);
+    }
+    if (!g.brandNo) continue;
+    const set = own.get(g.brandNo) ?? new Set<string>();
+    for (const w of ws) set.add(w);
+    const leaf = categoryByNo.get(g.stdCtgNo)?.stdCtgNm;
+    if (leaf) for (const w of [leaf, ...brandWords(leaf)]) set.add(w.replace(/\s+/g, ''));
+    own.set(g.brandNo, set);
+  }
+  return {
+    wordsOf: (brandNo) => own.get(brandNo),
+    isCommonWord: (key, brandNo) => {
+      let n = 0;
+      for (const [b, count] of users.get(key) ?? []) if (b !== brandNo) n += count;
+      return n >= COMMON_WORD_GOODS;
+    },
+  };
 }

@@ -33,3 +33,11 @@ export async function findDescOption(knex: Knex, option: string): Promise<CodeRo
     .where({ grp_cd: CODE_GROUPS.AI_DESC_OPTION, cd: option, use_yn: 'Y' })
     .first({ grpCd: 'grp_cd', cd: 'cd', cdNm: 'cd_nm' });
 }
+
+/** The PR050 options in use with their names, for the answer that refuses another one. */
+export async function descOptionsInUse(knex: Knex): Promise<CodeRow[]> {
+  return knex('cm_cd')
+    .where({ grp_cd: CODE_GROUPS.AI_DESC_OPTION, use_yn: 'Y' })
+    .orderBy('cd')
+    .select({ grpCd: 'grp_cd', cd: 'cd', cdNm: 'cd_nm' });
+}

@@ -1,6 +1,16 @@
 import type { Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
-import type { CategoryRow, GoodsSampleRow, MasterRows } from '../model.ts';
+import type {
+  BrandAliasRow,
+  BrandRow,
+  CategoryAttRow,
+  CategoryRow,
+  CodeRow,
+  GoodsSampleRow,
+  MasterRows,
+  NoticeItemRow,
+  UserRow,
+} from '../model.ts';
 
 /** The masters the in-memory auto-fill indexes are built from, and the goods-name sample per leaf. */
 
@@ -58,7 +68,7 @@ export async function loadMasterRows(knex: Knex, options: { goodsPerLeaf: number
       options.goodsPerLeaf,
     ),
   );
-  const [brands, aliases, categories, attributes, noticeItems, mds, codes, goodsSamples] = await Promise.all([
+  const [brands, aliases, categories, attributes, noticeItems, mds, codes, goodsSamples] = (await Promise.all([
     knex('brand').where('use_yn', 'Y').select({ brandNo: 'brand_no', brandNm: 'brand_nm', brandEngNm: 'brand_eng_nm' }),
     knex('brand_alias as a')
       .join('brand as b', 'b.brand_no', 'a.brand_no')
@@ -85,6 +95,6 @@ export async function loadMasterRows(knex: Knex, options: { goodsPerLeaf: number
       .orderBy([{ column: 'grp_cd' }, { column: 'sort_seq' }, { column: 'cd' }])
       .select({ grpCd: 'grp_cd', cd: 'cd', cdNm: 'cd_nm' }),
     samplesRead,
-  ]);
+  ])) as [BrandRow[], BrandAliasRow[], CategoryRow[], CategoryAttRow[], NoticeItemRow[], UserRow[], CodeRow[], GoodsSampleRow[]];
   return { brands, aliases, categories, attributes, noticeItems, mds, codes, goodsSamples };
 }

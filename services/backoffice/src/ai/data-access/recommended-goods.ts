@@ -7,8 +7,8 @@ const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
 /**
  * Each goods item with its recommendation signals and score, computed by the database:
  * listing gaps, page views against net ordered quantity in the window, stock short with
- * waiting restock requests, low-rated recent reviews. Only goods with a positive score are
- * recommended; the page is ordered by score and carries the full count.
+ * waiting restock requests, low-rated recent reviews. Only goods whose score reaches the
+ * threshold (AI_LIST_MIN_SCORE) are recommended; the page is ordered by score and carries the full count.
  *
  * Demand comes from the aggregation worker's tables, never from the raw logs: page views from
  * `agg_inflow_hourly`, net ordered quantity (`ord_qty − cncl_qty` of report `01`) from
@@ -102,17 +102,20 @@ export async function findRecommendedGoods(
   page: { offset: number; limit: number },
 ): Promise<AiListRow[]> {
   const inner = scoredGoodsSql(where, window);
-  const result = await knex.raw(
-    `SELECT x.*, COUNT(*) OVER () AS totalCount FROM (${inner.sql}) x WHERE x.score > 0
+  const result: unknown = await knex.raw(
+    `SELECT x.*, COUNT(*) OVER () AS totalCount FROM (${inner.sql}) x WHERE x.score >= ?
      ORDER BY x.score DESC, x.goodsNo LIMIT ? OFFSET ?`,
-    [...inner.bindings, page.limit, page.offset],
+    [...inner.bindings, window.minScore, page.limit, page.offset],
   );
-  return (result as unknown as [AiListRow[]])[0];
+  return (result as [AiListRow[]])[0];
 }
 
 /** The full count alone, for a page past the end (which has no row to carry it). */
 export async function countRecommendedGoods(knex: Knex, where: SqlCondition[], window: SignalWindow): Promise<number> {
   const inner = scoredGoodsSql(where, window);
-  const result = await knex.raw(`SELECT COUNT(*) AS n FROM (${inner.sql}) x WHERE x.score > 0`, inner.bindings);
-  return Number((result as unknown as [{ n: number }[]])[0][0]?.n ?? 0);
+  const result: unknown = await knex.raw(`SELECT COUNT(*) AS n FROM (${inner.sql}) x WHERE x.score >= ?`, [
+    ...inner.bindings,
+    window.minScore,
+  ]);
+  return Number((result as [{ n: number }[]])[0][0]?.n ?? 0);
 }

@@ -16,12 +16,19 @@ const trigrams = (text: string): Set<string> => new Set(charNgrams(text, [3]));
  * it names; a page it names whose text the content does not use is not cited, and a page the
  * content copies from is cited even when the generator forgot to say so.
  */
-export function verifiedCitations(content: unknown, pages: readonly DescPage[], claimed: readonly string[]): Citation[] {
+export function verifiedCitations(
+  content: unknown,
+  pages: readonly DescPage[],
+  claimed: readonly string[],
+  /** Names every page repeats (the goods and brand name): a page that only repeats them is no source. */
+  names: readonly string[] = [],
+): Citation[] {
   const claimedIds = new Set(claimed);
   const pageGrams = pages.map((p) => trigrams(p.text));
   const used = new Set<number>();
+  const withoutNames = (s: string) => names.filter(Boolean).reduce((text, n) => text.split(n).join(' '), s);
   for (const sentence of stringsOf(content).flatMap((s) => sentencesOf(s, { min: 6, max: 5000 }))) {
-    const grams = trigrams(sentence);
+    const grams = trigrams(withoutNames(sentence));
     if (grams.size < 3) continue;
     pages.forEach((page, i) => {
       let shared = 0;

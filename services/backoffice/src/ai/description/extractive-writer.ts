@@ -1,3 +1,4 @@
+import { josa } from 'es-hangul';
 import type { DescDraft, DescPage, DescRequest } from '../provider/types.ts';
 import { CharNgramEmbeddings, cosine } from '../retrieval/char-ngram-embeddings.ts';
 import { charNgrams } from '../text/char-ngrams.ts';
@@ -24,6 +25,11 @@ const FAQ_TOPICS: readonly { question: string; keys: RegExp }[] = [
 /** Sentences that state features (materials, measures, functions) make better selling points. */
 const FEATURE =
   /기능|기술|소재|원단|적용|탑재|지원|방수|보온|통기|경량|내구|인증|특허|친환경|사이즈|세탁|용량|\d+(\.\d+)?\s?(%|cm|mm|ml|l|g|kg|w|인용|gb|tb|인치)(?![a-z])/i;
+
+/** `상품명: …`, `제조사 : …`: a label line of a spec table, not a sentence a person would write as a selling point. */
+const LABEL_LINE = /^[^\s:：]{1,10}(\s[^\s:：]{1,10})?\s*[:：]/;
+/** Shop boilerplate (shipping, returns, customer service) says nothing about the goods. */
+const BOILERPLATE = /배송|출고|교환|반품|환불|고객센터|문의하|판매자|결제|쿠폰|적립/;
 
 const truncate = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
 
@@ -56,6 +62,7 @@ export function writeExtractive(request: DescRequest): DescDraft {
   const embeddings = new CharNgramEmbeddings(pool.map((p) => p.text));
   const q = embeddings.sparse(request.query);
   for (const { text, page } of pool) {
+    if (LABEL_LINE.test(text) || BOILERPLATE.test(text)) continue;
     const similarity = cosine(q, embeddings.sparse(text));
     const feature = FEATURE.test(text);
     // A sentence that neither resembles the request nor states a feature (a shipping notice) is left out.
@@ -66,7 +73,7 @@ export function writeExtractive(request: DescRequest): DescDraft {
   all.sort((a, b) => b.score - a.score);
   const g = request.goods;
   const leaf = g.hierarchy?.split(' > ').at(-1);
-  const intro = `${g.goodsNm}은(는) ${[g.brandNm && `${g.brandNm}의`, leaf ?? '상품'].filter(Boolean).join(' ')}입니다.`;
+  const intro = `${josa(g.goodsNm, '은/는')} ${[g.brandNm && `${g.brandNm}의`, leaf ?? '상품'].filter(Boolean).join(' ')}입니다.`;
   const used = (items: Scored[]) => [...new Set(items.map((s) => s.page.id))];
 
   switch (request.kind) {
@@ -115,10 +122,12 @@ export function writeExtractive(request: DescRequest): DescDraft {
   }
 }
 
-/** Facts of the goods row itself (no document needed, so nothing to cite). */
+/** Facts of the goods row itself, written as sentences (no document needed, so nothing to cite). */
 function specFacts(request: DescRequest): string[] {
   const g = request.goods;
-  return [g.modlNm && `모델명: ${g.modlNm}.`, g.mfcoNm && `제조사: ${g.mfcoNm}.`, g.homeNm && `원산지: ${g.homeNm}.`].filter(
-    (s): s is string => !!s,
-  );
+  return [
+    g.modlNm && `모델명은 ${g.modlNm}입니다.`,
+    g.mfcoNm && `제조사는 ${g.mfcoNm}입니다.`,
+    g.homeNm && `원산지는 ${g.homeNm}입니다.`,
+  ].filter((s): s is string => !!s);
 }

@@ -14,7 +14,7 @@ import type { MasterCache } from '../autofill/master-cache.ts';
 import type { AiRunner } from '../provider/ai-runner.ts';
 import type { AiProvider, DescPage } from '../provider/types.ts';
 import { NgramRetriever } from '../retrieval/ngram-retriever.ts';
-import { findDescOption, findDocPages, findGoodsFacts } from '../data-access/goods-facts.ts';
+import { descOptionsInUse, findDescOption, findDocPages, findGoodsFacts } from '../data-access/goods-facts.ts';
 import { verifiedCitations } from './citations.ts';
 
 export interface DescriptionContext {
@@ -31,8 +31,8 @@ const contentValidators = Object.fromEntries(
 ) as Record<AiDescOutput, ReturnType<typeof compileValidator>>;
 
 /** The output kind of a PR050 option; an option in cm_cd this build does not know is detail text. */
-const kindOf = (option: string): AiDescOutput =>
-  (AI_DESC_OPTIONS as Record<string, { output: AiDescOutput }>)[option]?.output ?? 'detail-text';
+/** The output shape of a PR050 option; undefined for a code added to PR050 without a known shape. */
+const kindOf = (option: string): AiDescOutput | undefined => (AI_DESC_OPTIONS as Record<string, { output: AiDescOutput }>)[option]?.output;
 
 /**
  * A goods description for one PR050 option, grounded in the goods' document pages: the pages
@@ -48,16 +48,27 @@ export async function describeGoods(
     findDescOption(ctx.knex, request.option),
     findGoodsFacts(ctx.knex, request.goodsNo, scope.entrNo),
   ]);
-  if (!option) throw fieldError('option', `must be a PR050 description option in use (got ${JSON.stringify(request.option)})`);
+  if (!option) {
+    const inUse = (await descOptionsInUse(ctx.knex)).map((o) => `"${o.cd}" (${o.cdNm})`).join(', ');
+    throw fieldError('option', `must be one of ${inUse || 'the PR050 options in use (none is)'} (got ${JSON.stringify(request.option)})`);
+  }
   if (!goods) throw new AppError('GOODS_NOT_FOUND', { message: `No goods with goods number ${request.goodsNo}` });
   const kind = kindOf(option.cd);
+  // A code added to PR050 without an output shape is not answered as plain text by guess.
+  if (!kind) {
+    throw fieldError(
+      'option',
+      `PR050 option ${option.cd} (${option.cdNm}) has no known output shape; known options: ${Object.keys(AI_DESC_OPTIONS).join(', ')}`,
+    );
+  }
   const masters = await ctx.masters.get();
   const hierarchy = masters.hierarchyOf(goods.stdCtgNo) || undefined;
   const query = [goods.goodsNm, option.cdNm, request.additionalInfo].filter(Boolean).join(' ');
   const pages = await relevantPages(ctx.knex, goods.goodsNo, query, ctx.maxPages);
 
-  const draft = await ctx.runner.run((signal) =>
-    ctx.provider.describe(
+  // The content is checked inside the run, so a draft that does not fit is logged by the runner.
+  const draft = await ctx.runner.run(async (signal) => {
+    const written = await ctx.provider.describe(
       {
         kind,
         optionName: option.cdNm,
@@ -75,19 +86,18 @@ export async function describeGoods(
         query,
       },
       signal,
-    ),
-  );
-  const checked = contentValidators[kind](draft.content);
-  if (!checked.ok) {
-    throw new AppError('AI_BAD_OUTPUT', {
-      message: `The AI provider's ${kind} content is not valid: ${checked.errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
-      isOperational: true,
-    });
-  }
+    );
+    const checked = contentValidators[kind](written.content);
+    if (!checked.ok) {
+      const detail = `the ${kind} content does not fit its schema: ${checked.errors.map((e) => `${e.field} ${e.message}`).join('; ')}`;
+      throw new AppError('AI_BAD_OUTPUT', { cause: new Error(detail), isOperational: true });
+    }
+    return written;
+  });
   return {
     result: 'SUCCESS',
     content: typeof draft.content === 'string' ? draft.content : JSON.stringify(draft.content),
-    citations: verifiedCitations(draft.content, pages, draft.sources),
+    citations: verifiedCitations(draft.content, pages, draft.sources, [goods.goodsNm, goods.brandNm ?? '']),
   };
 }
 

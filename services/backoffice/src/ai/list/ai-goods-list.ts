@@ -1,3 +1,4 @@
+import { josa } from 'es-hangul';
 import type { Knex } from '@bo/db';
 import { addDays, platformToday } from '@bo/db';
 import type { AiGoodsListItem, AiGoodsListRequest, ListOf } from '@bo/contracts';
@@ -13,37 +14,56 @@ export interface AiListContext {
   windowDays: number;
   minInflow: number;
   maxConversion: number;
+  minScore: number;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
-/** The reasons of one row as a sentence a merchandiser can act on, strongest first. */
+/** A clause of the reason: its form inside the sentence (…고) and as the last clause (…어). */
+interface Clause {
+  weight: number;
+  mid: string;
+  last: string;
+}
+
+/** `브랜드, 검색 키워드와 SEO 정보`: a list with the particle chosen by the last word before 와/과. */
+function listed(items: readonly string[]): string {
+  if (items.length < 2) return items[0] ?? '';
+  const head = items.slice(0, -1);
+  return `${head.join(', ')}${josa.pick(head.at(-1)!, '와/과')} ${items.at(-1)!}`;
+}
+
+/**
+ * The reasons of one row as one Korean sentence a merchandiser can act on, strongest first,
+ * with the figures behind each and the score: `최근 30일 상세 조회 200회에 순주문 1개로 구매
+ * 전환이 낮고, 모델명이 비어 있어 추천 점수 40점입니다.` Particles by es-hangul `josa`.
+ */
 export function reasonSentence(row: AiListRow, windowDays: number): string {
-  const parts: { weight: number; text: string }[] = [];
+  const clauses: Clause[] = [];
   const gaps = [row.gapBrand && '브랜드', row.gapKeyword && '검색 키워드', row.gapSeo && 'SEO 정보', row.gapModel && '모델명'].filter(
     (g): g is string => !!g,
   );
   if (row.lowConversion) {
-    parts.push({
-      weight: 30,
-      text: `최근 ${windowDays}일 상세 조회 ${fmt(row.inflowCnt)}회에 순주문 ${fmt(row.netOrdQty)}개로 구매 전환이 낮습니다.`,
-    });
+    const text = `최근 ${windowDays}일 상세 조회 ${fmt(row.inflowCnt)}회에 순주문 ${fmt(row.netOrdQty)}개로 구매 전환이`;
+    clauses.push({ weight: 30, mid: `${text} 낮고`, last: `${text} 낮아` });
   }
   if (row.stockShort && row.restockWaiting > 0) {
     const state = row.saleStatCd === '20' ? '품절' : '안전재고 이하';
-    parts.push({ weight: 25, text: `${state} 상태인데 재입고 알림을 기다리는 요청이 ${fmt(row.restockWaiting)}건 있습니다.` });
+    const text = `${state}인데 재입고 알림을 기다리는 요청이 ${fmt(row.restockWaiting)}건`;
+    clauses.push({ weight: 25, mid: `${text} 있고`, last: `${text} 있어` });
   }
   if (row.lowReviewCnt > 0) {
-    const avg = row.lowReviewAvg === null ? '' : ` (평균 ${Number(row.lowReviewAvg).toFixed(1)}점)`;
-    parts.push({ weight: 20, text: `최근 ${windowDays}일 저평점(2점 이하) 리뷰가 ${fmt(row.lowReviewCnt)}건${avg} 있습니다.` });
+    const avg = row.lowReviewAvg === null ? '' : `(평균 ${Number(row.lowReviewAvg).toFixed(1)}점)`;
+    const text = `최근 ${windowDays}일 저평점(2점 이하) 리뷰가 ${fmt(row.lowReviewCnt)}건${avg}`;
+    clauses.push({ weight: 20, mid: `${text} 있고`, last: `${text} 있어` });
   }
   if (gaps.length) {
-    parts.push({ weight: 10, text: `${gaps.join(', ')}이(가) 비어 있어 AI 자동 채우기로 보완할 수 있습니다.` });
+    const text = `${listed(gaps)}${josa.pick(gaps.at(-1)!, '이/가')} 비어`;
+    clauses.push({ weight: 10, mid: `${text} 있고`, last: `${text} 있어` });
   }
-  return parts
-    .sort((a, b) => b.weight - a.weight)
-    .map((p) => p.text)
-    .join(' ');
+  clauses.sort((a, b) => b.weight - a.weight);
+  const body = clauses.map((c, i) => (i === clauses.length - 1 ? c.last : c.mid)).join(', ');
+  return `${body ? `${body} ` : ''}추천 점수 ${fmt(Number(row.score))}점입니다.`;
 }
 
 function toItem(row: AiListRow, windowDays: number): AiGoodsListItem {
@@ -93,13 +113,14 @@ export async function recommendedGoods(
   ctx: AiListContext,
 ): Promise<ListOf<AiGoodsListItem>> {
   if (scope.entrNo && request.entrNo && request.entrNo !== scope.entrNo) throw new AppError('SUPPLIER_SCOPE');
-  const where = listConditions(request, scope);
+  const where = listConditions(request, scope, ctx.timeZone);
   const today = platformToday(ctx.timeZone, ctx.now);
   const window: SignalWindow = {
     fromDay: addDays(today, -ctx.windowDays),
     toDay: today,
     minInflow: ctx.minInflow,
     maxConversion: ctx.maxConversion,
+    minScore: ctx.minScore,
   };
   const pageSize = request.pageSize ?? 100;
   const offset = ((request.page ?? 1) - 1) * pageSize;

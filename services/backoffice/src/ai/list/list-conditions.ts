@@ -1,5 +1,6 @@
 import type { AiGoodsListRequest } from '@bo/contracts';
 import { fieldError } from '@bo/service-kit';
+import { formatInZone } from '@bo/db';
 import type { SqlCondition } from '../model.ts';
 
 /** Most goods numbers one `mt` search may carry. */
@@ -15,8 +16,20 @@ const splitCodes = (text: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** Date-time text as stored (local, `yyyy-MM-dd HH:mm:ss`): `T` becomes a space, a zone suffix is dropped. */
-const localDateTime = (text: string): string => text.replace('T', ' ').replace(/(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/, '');
+/** goodsDtmOption values that name the goods registration date, the only date a goods has. */
+export const GOODS_DTM_OPTIONS = ['REG', 'REG_DTM', 'GOODSREGDTM'];
+
+const ZONED = /(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Date-time text as stored (platform time, `yyyy-MM-dd HH:mm:ss`): a time with `Z` or an offset
+ * is that instant in the platform zone (`2026-05-01T00:00:00Z` is 09:00 in Seoul); a time
+ * without one is already platform time.
+ */
+function localDateTime(text: string, timeZone: string): string {
+  if (ZONED.test(text)) return formatInZone(new Date(text), timeZone);
+  return text.replace('T', ' ').replace(/\.\d+$/, '');
+}
 const isDateOnly = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text);
 
 /**
@@ -57,10 +70,10 @@ function goodsNumberCondition(r: AiGoodsListRequest): SqlCondition | undefined {
 }
 
 /** The registration period: start inclusive; an end given as a day includes that whole day. */
-function periodCondition(r: AiGoodsListRequest): SqlCondition[] {
+function periodCondition(r: AiGoodsListRequest, timeZone: string): SqlCondition[] {
   const out: SqlCondition[] = [];
-  const start = r.goodsRegStartDtm ? localDateTime(r.goodsRegStartDtm) : undefined;
-  const end = r.goodsRegEndDtm ? localDateTime(r.goodsRegEndDtm) : undefined;
+  const start = r.goodsRegStartDtm ? localDateTime(r.goodsRegStartDtm, timeZone) : undefined;
+  const end = r.goodsRegEndDtm ? localDateTime(r.goodsRegEndDtm, timeZone) : undefined;
   if (start && end && start.slice(0, isDateOnly(end) ? 10 : undefined) > end) {
     throw fieldError('goodsRegEndDtm', 'must not be before goodsRegStartDtm');
   }
@@ -79,9 +92,16 @@ function periodCondition(r: AiGoodsListRequest): SqlCondition[] {
  * Every filter of AiGoodsListRequest as SQL conditions over `goods g`. A goods number given in
  * any form (goodsNo or the searchCode fields) makes the registration period ignored (spec 4.1),
  * as does goodsDtmIgnoreOption. The period applies to the registration date, the only goods
- * date, whatever goodsDtmOption says.
+ * date: goodsDtmOption may name it (GOODS_DTM_OPTIONS) and anything else is refused.
  */
-export function listConditions(r: AiGoodsListRequest, scope: { entrNo?: string }): SqlCondition[] {
+export function listConditions(r: AiGoodsListRequest, scope: { entrNo?: string }, timeZone: string): SqlCondition[] {
+  const option = r.goodsDtmOption?.trim();
+  if (option && !GOODS_DTM_OPTIONS.includes(option.toUpperCase())) {
+    throw fieldError(
+      'goodsDtmOption',
+      `must name the registration date (${GOODS_DTM_OPTIONS.join(', ')}): goods have no other date to filter by`,
+    );
+  }
   const out: SqlCondition[] = [];
   const entrNo = scope.entrNo ?? r.entrNo;
   if (entrNo) out.push(equals('g.entr_no', entrNo));
@@ -138,6 +158,6 @@ export function listConditions(r: AiGoodsListRequest, scope: { entrNo?: string }
   const byNumber = goodsNumberCondition(r);
   if (byNumber) out.push(byNumber);
   const goodsNumberGiven = !!r.goodsNo?.trim() || !!byNumber;
-  if (!r.goodsDtmIgnoreOption && !goodsNumberGiven) out.push(...periodCondition(r));
+  if (!r.goodsDtmIgnoreOption && !goodsNumberGiven) out.push(...periodCondition(r, timeZone));
   return out;
 }

@@ -11,11 +11,11 @@ import type { AiProvider, DescDraft, DescRequest, NameAnalysis } from './types.t
 export class OfflineProvider implements AiProvider {
   readonly name = 'offline' as const;
 
-  async describe(request: DescRequest): Promise<DescDraft> {
-    return writeExtractive(request);
+  describe(request: DescRequest): Promise<DescDraft> {
+    return Promise.resolve(writeExtractive(request));
   }
 
-  async proposeAutoFill(analysis: NameAnalysis): Promise<AiAutoFillModelOutput> {
-    return ruleBasedListing(analysis);
+  proposeAutoFill(analysis: NameAnalysis): Promise<AiAutoFillModelOutput> {
+    return Promise.resolve(ruleBasedListing(analysis));
   }
 }

@@ -28,6 +28,9 @@ const AUTO_FILL_SCHEMA = jsonSchema(AiAutoFillModelOutput);
  * LangChain's ChatOpenAI, with structured output from the contracts' JSON Schemas. Retries are
  * LangChain's (bounded by AI_MAX_RETRIES); the runner's deadline aborts the call through `signal`.
  */
+/** One retry of an answer that does not parse: models sometimes wrap or cut their JSON once. */
+const PARSE_ATTEMPTS = 2;
+
 export class OpenAiProvider implements AiProvider {
   readonly name = 'openai' as const;
   private readonly model: ChatOpenAI;
@@ -76,22 +79,23 @@ export class OpenAiProvider implements AiProvider {
     ) as AiAutoFillModelOutput;
   }
 
+  /** Structured output; an answer that does not parse is asked for once more before it counts as unusable (2104). */
   private async structured<T>(schema: Record<string, unknown>, name: string, messages: BaseMessageLike[], signal: AbortSignal): Promise<T> {
     const runnable = this.model.withStructuredOutput<Record<string, unknown>>(schema, { name, method: this.options.method });
-    try {
-      const out = await runnable.invoke(messages, { signal });
-      if (!out || typeof out !== 'object') throw new OutputParserException('the model answered no JSON object');
-      return out as T;
-    } catch (err) {
-      // JSON.parse's SyntaxError reaches here unwrapped when the content is not JSON at all.
-      if (err instanceof OutputParserException || err instanceof SyntaxError || (err as Error)?.name === 'OutputParserException') {
-        throw new AppError('AI_BAD_OUTPUT', {
-          message: `The AI provider answered in an unusable form: ${(err as Error).message}`.slice(0, 500),
-          cause: err,
-          isOperational: true,
-        });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const out = await runnable.invoke(messages, { signal });
+        if (!out || typeof out !== 'object') throw new OutputParserException('the model answered no JSON object');
+        return out as T;
+      } catch (err) {
+        // JSON.parse's SyntaxError reaches here unwrapped when the content is not JSON at all.
+        const unparsed =
+          err instanceof OutputParserException || err instanceof SyntaxError || (err as Error)?.name === 'OutputParserException';
+        if (!unparsed) throw err;
+        if (attempt < PARSE_ATTEMPTS && !signal.aborted) continue;
+        // The catalogue text only: the runner logs what the parser said.
+        throw new AppError('AI_BAD_OUTPUT', { cause: err, isOperational: true });
       }
-      throw err;
     }
   }
 }

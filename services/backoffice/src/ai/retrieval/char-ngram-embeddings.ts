@@ -53,12 +53,12 @@ export class CharNgramEmbeddings extends Embeddings {
     return normalise(vector, Math.sqrt(norm));
   }
 
-  async embedDocuments(documents: string[]): Promise<number[][]> {
-    return documents.map((d) => this.dense(this.sparse(d)));
+  embedDocuments(documents: string[]): Promise<number[][]> {
+    return Promise.resolve(documents.map((d) => this.dense(this.sparse(d))));
   }
 
-  async embedQuery(document: string): Promise<number[]> {
-    return this.dense(this.sparse(document));
+  embedQuery(document: string): Promise<number[]> {
+    return Promise.resolve(this.dense(this.sparse(document)));
   }
 
   private dense(vector: SparseVector): number[] {

@@ -21,13 +21,14 @@ export class NgramRetriever<M extends Record<string, unknown> = Record<string, u
     this.vectors = documents.map((d) => this.embeddings.sparse(d.pageContent));
   }
 
-  override async _getRelevantDocuments(query: string): Promise<Document<M & { score: number }>[]> {
+  override _getRelevantDocuments(query: string): Promise<Document<M & { score: number }>[]> {
     const q = this.embeddings.sparse(query);
-    return this.documents
+    const found = this.documents
       .map((doc, i) => ({ doc, score: cosine(q, this.vectors[i]!) }))
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score)
       .slice(0, this.k)
       .map(({ doc, score }) => new Document({ pageContent: doc.pageContent, metadata: { ...doc.metadata, score }, id: doc.id }));
+    return Promise.resolve(found);
   }
 }

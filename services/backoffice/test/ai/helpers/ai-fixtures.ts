@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
+import type { AiGoodsDescResponse } from '@bo/contracts';
 import { type Knex } from '@bo/db';
+import type { Logger } from '@bo/service-kit';
 import { createTestDatabase, type TestDatabase, ADMIN, bearer, TEST_JWT_SECRET, testLogger } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
 import { createBackofficeApp, loadBackofficeConfig } from '../../../src/index.ts';
@@ -13,9 +15,9 @@ export const supplierAuth = (entrNo: string) => bearer({ sub: `entr.${entrNo}`, 
 /** The source tables and the aggregation worker's tables (the AI list reads demand from those). */
 export const aiDatabase = (label: string): Promise<TestDatabase> => createTestDatabase(label, boMigrations);
 
-export function aiApp(db: TestDatabase, env: Record<string, string> = {}, clock?: () => Date): Express {
+export function aiApp(db: TestDatabase, env: Record<string, string> = {}, clock?: () => Date, logger: Logger = testLogger()): Express {
   const config = loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, ...env });
-  return createBackofficeApp({ config, logger: testLogger(), knex: db.knex, ...(clock ? { clock } : {}) });
+  return createBackofficeApp({ config, logger, knex: db.knex, ...(clock ? { clock } : {}) });
 }
 
 /** Hand-built masters: a few brands with aliases, a 4-level category tree, attributes, notice items, codes. */
@@ -178,12 +180,26 @@ export const goodsRow = (goodsNo: string, over: Record<string, unknown> = {}) =>
   ...over,
 });
 
+/** An answer's envelope typed for assertions (a test checks the status before it reads the payload). */
+export interface TestEnvelope<T> {
+  timestamp: string;
+  code: string;
+  message: string;
+  error: boolean;
+  isProcess: boolean;
+  errors: { field: string; message: string }[];
+  payload: T;
+}
+export const envelope = <T = unknown>(res: Response): TestEnvelope<T> => res.body as TestEnvelope<T>;
+/** The description operations answer the response itself, without an envelope. */
+export const descBody = (res: Response): AiGoodsDescResponse => res.body as AiGoodsDescResponse;
+
 /** The declared validation failure (900) naming `field`; envelope operations carry it in `errors` too. */
 export function expectFieldRefused(res: Response, field: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(900);
-  expect(res.body.code).to.equal('1000');
+  expect(envelope(res).code).to.equal('1000');
   expect(
-    res.body.errors.map((e: { field: string }) => e.field),
+    envelope(res).errors.map((e) => e.field),
     JSON.stringify(res.body),
   ).to.include(field);
 }
