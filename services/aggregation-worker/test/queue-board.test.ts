@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { AGGREGATE_KINDS } from '@bo/contracts';
 import request from 'supertest';
@@ -6,6 +8,7 @@ import { createTestDatabase, type TestDatabase, testLogger } from '@bo/testing';
 import type { Readiness } from '@bo/service-kit';
 import { boMigrations } from '@bo/aggregates';
 import { createWorkerApp } from '../src/app.ts';
+import { DEV_DASHBOARD_PASSWORD, DEV_DASHBOARD_USER } from '../src/config.ts';
 import { createTestQueues, keysUnder, testPrefix, type TestQueueEnv } from './helpers/queue-env.ts';
 
 const CREDENTIALS = { user: 'ops-test', password: 'dashboard-secret-42' };
@@ -33,6 +36,18 @@ describe('queue dashboard', () => {
     await env?.close();
     await db?.drop();
   });
+
+  /** The form token of the rerun form, as a browser gets it with the form. */
+  async function formToken(): Promise<string> {
+    const form = await request(app).get('/admin/rerun').set('Authorization', OPS);
+    return /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+  }
+  const rerun = async (form: object) =>
+    request(app)
+      .post('/admin/rerun')
+      .set('Authorization', OPS)
+      .type('form')
+      .send({ ...form, _csrf: await formToken() });
 
   /** The pages, the board's API (reads and the writes ops use) and the rerun form. */
   const GUARDED: { method: 'get' | 'post' | 'put'; path: string; form?: object; json?: object }[] = [
@@ -85,11 +100,7 @@ describe('queue dashboard', () => {
   });
 
   it('when the rerun form is submitted with a range, then one job per (kind, day) is queued with a deterministic id', async () => {
-    const res = await request(app)
-      .post('/admin/rerun')
-      .set('Authorization', OPS)
-      .type('form')
-      .send({ kind: 'all', from: '2026-04-30', to: '2026-05-01' });
+    const res = await rerun({ kind: 'all', from: '2026-04-30', to: '2026-05-01' });
     expect(res.status).to.equal(202);
     const jobs = await env.queues.build.getJobs(['waiting']);
     const ids = jobs.map((j) => j.id).sort();
@@ -105,11 +116,7 @@ describe('queue dashboard', () => {
   });
 
   it('when the same rerun is submitted again while its jobs wait, then the duplicates collapse into the waiting jobs', async () => {
-    const res = await request(app)
-      .post('/admin/rerun')
-      .set('Authorization', OPS)
-      .type('form')
-      .send({ kind: 'payway', from: '2026-04-30', to: '2026-04-30' });
+    const res = await rerun({ kind: 'payway', from: '2026-04-30', to: '2026-04-30' });
     expect(res.status).to.equal(202);
     expect(res.text).to.include('already queued or running');
     expect(await env.queues.build.getJobCountByTypes('waiting')).to.equal(2 * AGGREGATE_KINDS.length);
@@ -124,13 +131,95 @@ describe('queue dashboard', () => {
   ] as const) {
     it(`when the rerun form is submitted with ${label}, then it answers 400, names the field and queues nothing`, async () => {
       const before = await env.queues.build.count();
-      const res = await request(app).post('/admin/rerun').set('Authorization', OPS).type('form').send(form);
+      const res = await rerun(form);
       expect(res.status).to.equal(400);
       expect(res.text).to.match(new RegExp(`<li><strong>${field}</strong> [^<]*${message}`));
       expect(res.text).to.include('The rerun was not queued');
       expect(await env.queues.build.count()).to.equal(before);
     });
   }
+
+  for (const [label, token, headers] of [
+    ['without the form token', undefined, {}],
+    ['with a wrong form token', 'forged-token', {}],
+    ['from a page of another site (Origin)', 'valid', { Origin: 'http://evil.example' }],
+    ['from a page of another site (Sec-Fetch-Site)', 'valid', { 'Sec-Fetch-Site': 'cross-site' }],
+  ] as const) {
+    it(`when a signed-in browser posts the rerun form ${label}, then 403 and nothing is queued`, async () => {
+      const before = await env.queues.build.count();
+      const form = {
+        kind: 'goods',
+        from: '2026-03-01',
+        to: '2026-03-01',
+        ...(token ? { _csrf: token === 'valid' ? await formToken() : token } : {}),
+      };
+      const res = await request(app).post('/admin/rerun').set('Authorization', OPS).set(headers).type('form').send(form);
+      expect(res.status).to.equal(403);
+      expect(res.body).to.include({ code: '1201', httpStatus: 403 });
+      expect(await env.queues.build.count()).to.equal(before);
+    });
+  }
+
+  it('when a page of another site makes a signed-in browser pause a queue through the board API, then 403 and the queue keeps running', async () => {
+    const res = await request(app)
+      .put('/admin/queues/api/queues/agg-build/pause')
+      .set('Authorization', OPS)
+      .set('Origin', 'http://evil.example');
+    expect(res.status).to.equal(403);
+    expect(await env.queues.build.isPaused()).to.equal(false);
+  });
+
+  it('when the board itself pauses and resumes a queue (same Origin), then both are done', async () => {
+    const board = (action: string) =>
+      request(app)
+        .put(`/admin/queues/api/queues/agg-build/${action}`)
+        .set('Authorization', OPS)
+        .set('Host', 'ops.internal:3003')
+        .set('Origin', 'http://ops.internal:3003')
+        .set('Sec-Fetch-Site', 'same-origin');
+    expect((await board('pause')).status).to.equal(200);
+    expect(await env.queues.build.isPaused()).to.equal(true);
+    expect((await board('resume')).status).to.equal(200);
+    expect(await env.queues.build.isPaused()).to.equal(false);
+  });
+
+  it('when the rerun form is posted through the gateway (Host without its port) by a browser that sends Origin only, then it is accepted', async () => {
+    const res = await request(app)
+      .post('/admin/rerun')
+      .set('Authorization', OPS)
+      .set('Host', 'ops.internal')
+      .set('Origin', 'http://ops.internal:8080')
+      .type('form')
+      .send({ kind: 'goods', from: '2026-03-03', to: '2026-03-03', _csrf: await formToken() });
+    expect(res.status).to.equal(202);
+  });
+
+  it('when the rerun form is posted from the dashboard itself (same Origin) with its token, then it is accepted', async () => {
+    const res = await request(app)
+      .post('/admin/rerun')
+      .set('Authorization', OPS)
+      .set('Host', 'ops.internal:3003')
+      .set('Origin', 'http://ops.internal:3003')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ kind: 'goods', from: '2026-03-02', to: '2026-03-02', _csrf: await formToken() });
+    expect(res.status).to.equal(202);
+  });
+
+  it('when the README gives the development dashboard credentials, then they are the ones the worker and pnpm start use', () => {
+    const root = join(import.meta.dirname, '..', '..', '..');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const [, user, password] = /queue dashboard \| [^|]*development credentials `([^`]+)` \/ `([^`]+)`/.exec(readme) ?? [];
+    expect([user, password]).to.deep.equal([DEV_DASHBOARD_USER, DEV_DASHBOARD_PASSWORD]);
+    // `pnpm start` may set them itself; then to the same pair.
+    const start = readFileSync(join(root, 'scripts', 'start-all.ts'), 'utf8');
+    for (const [name, value] of [
+      ['QUEUE_DASHBOARD_USER', DEV_DASHBOARD_USER],
+      ['QUEUE_DASHBOARD_PASSWORD', DEV_DASHBOARD_PASSWORD],
+    ] as const)
+      for (const m of start.matchAll(new RegExp(`${name}: '([^']*)'`, 'g')))
+        expect(m[1], `${name} in scripts/start-all.ts`).to.equal(value);
+  });
 
   it('when the worker runs, then /health is up and /ready checks the database and Redis', async () => {
     expect((await request(app).get('/health')).body).to.deep.equal({ status: 'UP' });

@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { parse as parseContentDisposition } from 'content-disposition';
-import * as XLSX from 'xlsx';
 import type { ListOf } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { arrange, buildDailyAggregates, insertArranged } from './helpers/arranged-data.ts';
 import { days } from './helpers/expected.ts';
+import { compactDate, readWorkbook } from './helpers/read-workbook.ts';
 import { ADMIN_AUTH, BO, binary, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -31,6 +31,11 @@ interface Case {
   fileName: string;
   /** The ASCII fallback `filename=…` for clients without RFC 5987 support. */
   fallback: string;
+  /** The sheet name and the conditions row above the table. */
+  sheet: string;
+  conditions: string;
+  /** The period column, written as real dates. */
+  dates?: 'day' | 'month';
 }
 
 const RANGE = { startDate: '2026-01-29', endDate: '2026-02-02' };
@@ -47,6 +52,9 @@ const CASES: Case[] = [
     fields: ['agrtDt', 'dcAmt2nd', 'dcAmt3rd', 'dcAmt', 'ordAmt', 'cnclAmt', 'finalOrdAmt', 'ordQty', 'cnclQty', 'finalOrdQty', 'infCnt'],
     fileName: 'period-status-20260205.xlsx',
     fallback: 'period-status-20260205.xlsx',
+    sheet: '기간별 주문현황',
+    conditions: '조회기간 2026-01-20 ~ 2026-02-05 (일별) | 집계구분 01 (주문)',
+    dates: 'day',
   },
   {
     name: 'period (months, sales status, Korean file name)',
@@ -57,6 +65,9 @@ const CASES: Case[] = [
     fields: ['agrtDt', 'dcAmt2nd', 'dcAmt3rd', 'dcAmt', 'ordAmt', 'cnclAmt', 'finalOrdAmt', 'ordQty', 'cnclQty', 'finalOrdQty', 'infCnt'],
     fileName: '월별 매출현황.xlsx',
     fallback: 'period-status-20260205.xlsx',
+    sheet: '기간별 매출현황',
+    conditions: '조회기간 2026-01 ~ 2026-02 (월별) | 집계구분 02 (매출)',
+    dates: 'month',
   },
   {
     name: 'hourly',
@@ -67,6 +78,8 @@ const CASES: Case[] = [
     fields: ['agrtDt', ...o.fields, 'infCnt'],
     fileName: '시간대별 주문현황_0131.xlsx',
     fallback: 'hourly-status-20260205.xlsx',
+    sheet: '시간대별 주문현황',
+    conditions: '조회일 2026-01-31 | 집계구분 01 (주문)',
   },
   {
     name: 'category',
@@ -77,6 +90,8 @@ const CASES: Case[] = [
     fields: ['stdCtgNo', 'stdCtgNm', 'siteNm', 'mdId', 'mdNm', ...s.fields],
     fileName: 'category-status-20260205.xlsx',
     fallback: 'category-status-20260205.xlsx',
+    sheet: '카테고리별 매출현황',
+    conditions: '조회기간 2026-01-29 ~ 2026-02-02 | 집계구분 02 (매출) | 사이트번호 S01',
   },
   {
     name: 'payment method',
@@ -87,6 +102,8 @@ const CASES: Case[] = [
     fields: ['siteNo', 'agrtDt', 'agrtGb', 'payWayCd', 'payWayNm', 'siteNm', ...o.fields],
     fileName: 'payway report.xlsx',
     fallback: 'payway report.xlsx',
+    sheet: '결제수단별 주문현황',
+    conditions: '조회기간 2026-01-29 ~ 2026-02-02 | 집계구분 01 (주문)',
   },
   {
     name: 'goods',
@@ -97,6 +114,8 @@ const CASES: Case[] = [
     fields: ['imgPath', 'goodsNo', 'goodsNm', 'entrNo', 'entrNm', 'siteNm', ...measures(ORDER_WORDS, 'realOrdAmt', 'realOrdQty').fields],
     fileName: '상품별 현황.xlsx',
     fallback: 'goods-status-20260205.xlsx',
+    sheet: '상품별 주문현황',
+    conditions: '조회기간 2026-01-29 ~ 2026-02-02 | 집계구분 01 (주문)',
   },
   {
     name: 'supplier',
@@ -107,6 +126,8 @@ const CASES: Case[] = [
     fields: ['entrNo', 'entrNm', 'siteNm', ...s.fields],
     fileName: '공급사별_현황.xlsx',
     fallback: 'enterprise-status-20260205.xlsx',
+    sheet: '공급사별 매출현황',
+    conditions: '조회기간 2026-01-29 ~ 2026-02-02 | 집계구분 02 (매출)',
   },
 ];
 
@@ -145,16 +166,27 @@ describe('statistics: Excel downloads', function () {
       expect(disposition.parameters.filename).to.equal(c.fileName);
       expect(parseContentDisposition(res.headers['content-disposition']!, { extended: false }).parameters.filename).to.equal(c.fallback);
 
-      const book = XLSX.read(res.body as Buffer, { type: 'buffer' });
-      expect(book.SheetNames).to.have.length(1);
-      const sheet = book.Sheets[book.SheetNames[0]!]!;
-      const aoa = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, defval: null, raw: true });
+      const { workbook, sheets } = await readWorkbook(res.body as Buffer);
+      expect(sheets.map((x) => x.name)).to.deep.equal([c.sheet]);
+      const { aoa, titleLines, headerRow, worksheet } = sheets[0]!;
+      expect(titleLines).to.deep.equal([c.sheet, c.conditions]);
+      expect([workbook.title, workbook.description]).to.deep.equal([c.sheet, c.conditions]);
       expect(aoa[0]).to.deep.equal(c.headers);
-      expect(aoa.slice(1)).to.deep.equal(rows.map((r) => c.fields.map((f) => r[f] ?? null)));
+      // The period column holds real dates: read back as the list's yyyyMMdd / yyyyMM.
+      const cells = aoa
+        .slice(1)
+        .map((r) => r.map((v, i) => (c.fields[i] === 'agrtDt' && c.dates ? compactDate(v, c.dates === 'month') : v)));
+      expect(cells).to.deep.equal(rows.map((r) => c.fields.map((f) => r[f] ?? null)));
+      if (c.dates) expect(aoa[1]![0]).to.be.instanceOf(Date);
 
-      const ordAmtColumn = c.fields.indexOf('ordAmt');
-      for (let r = 1; r <= rows.length; r++)
-        expect((sheet[XLSX.utils.encode_cell({ r, c: ordAmtColumn })] as XLSX.CellObject | undefined)?.t).to.equal('n');
+      // Every number of the list is a numeric cell shown with thousands separators.
+      rows.forEach((r, i) =>
+        c.fields.forEach((f, col) => {
+          if (typeof r[f] !== 'number') return;
+          const cell = worksheet.getRow(headerRow + 1 + i).getCell(col + 1);
+          expect([typeof cell.value, cell.numFmt], `${f} of row ${i + 1}`).to.deep.equal(['number', '#,##0']);
+        }),
+      );
     });
   }
 });

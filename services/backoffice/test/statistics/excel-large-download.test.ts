@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
-import * as XLSX from 'xlsx';
 import { createRandom } from '@bo/data-generator';
 import { type TestDatabase } from '@bo/testing';
+import { readWorkbook } from './helpers/read-workbook.ts';
 import { ADMIN_AUTH, BO, binary, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
 
 const GOODS_EXCEL = `${BO}/v1/statistics/goodsStatus/downloadGoodsStatusExcel`;
@@ -155,9 +155,9 @@ describe('statistics: large Excel download (streamed from the database)', functi
   it('when 50,000 goods are downloaded, then the workbook holds every one of them row for row in grid order', async () => {
     const res = await request(server).get(GOODS_EXCEL).query(QUERY).set('Authorization', ADMIN_AUTH).buffer(true).parse(binary);
     expect(res.status).to.equal(200);
-    const book = XLSX.read(res.body as Buffer, { type: 'buffer' });
-    expect(book.SheetNames).to.deep.equal(['상품별 현황']);
-    const aoa = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets['상품별 현황']!, { header: 1, defval: null, raw: true });
+    const { sheets } = await readWorkbook(res.body as Buffer);
+    expect(sheets.map((s) => s.name)).to.deep.equal(['상품별 주문현황']);
+    const { aoa } = sheets[0]!;
     expect(aoa[0]).to.deep.equal([
       '이미지경로',
       '상품번호',
@@ -240,6 +240,6 @@ describe('statistics: large Excel download (streamed from the database)', functi
       .buffer(true)
       .parse(binary);
     expect(after.status).to.equal(200);
-    expect(XLSX.utils.sheet_to_json(XLSX.read(after.body as Buffer).Sheets['상품별 현황']!, { header: 1 })).to.have.length(2);
+    expect((await readWorkbook(after.body as Buffer)).sheets[0]!.aoa).to.have.length(2);
   });
 });

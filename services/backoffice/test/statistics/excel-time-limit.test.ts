@@ -19,11 +19,10 @@ describe('Excel download whose first row comes after the request time limit', fu
   before(async () => {
     db = await statisticsDatabase('excel_time_limit');
     const measures = { ord_amt: 1000, ord_qty: 1, cncl_amt: 0, cncl_qty: 0, dc_amt_2nd: 0, dc_amt_3rd: 0 };
-    await db
-      .knex('agg_payway_daily')
-      .insert(
-        ['10', '20', '30'].map((pay_way_cd) => ({ agrt_gb_cd: '01', agrt_dt: '2026-01-04', site_no: 'S01', pay_way_cd, ...measures })),
-      );
+    const rows = ['10', '20', '30'].map((pay_way_cd) => ({ agrt_gb_cd: '01', agrt_dt: '2026-01-04', pay_way_cd, ...measures }));
+    // The day build writes the per-site rows and their every-site roll-up (read without a site condition) together.
+    await db.knex('agg_payway_daily').insert(rows.map((r) => ({ ...r, site_no: 'S01' })));
+    await db.knex('agg_payway_daily_all').insert(rows);
     // One connection, so a connection the download never gave back would starve the next request.
     pool = createKnex(db.url, { poolMax: 1, acquireTimeoutMs: 2_000, statementTimeoutMs: 20_000, streamStatementTimeoutMs: 60_000 });
   });
@@ -38,7 +37,7 @@ describe('Excel download whose first row comes after the request time limit', fu
       logger: testLogger(),
       knex: pool,
     });
-    const hold = await holdTables(db.knex, db.name, ['agg_payway_daily']);
+    const hold = await holdTables(db.knex, db.name, ['agg_payway_daily', 'agg_payway_daily_all']);
     try {
       const timedOut = await request(app).get(DOWNLOAD).set('Authorization', ADMIN_AUTH).timeout(10_000);
       expect(timedOut.status).to.equal(900);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse as parseContentDisposition } from 'content-disposition';
-import * as XLSX from 'xlsx';
 import { attachmentHeader, EXCEL_MAX_ROWS, type ExcelColumn } from '../../src/statistics/excel/excel-writer.ts';
+import { readWorkbook } from './helpers/read-workbook.ts';
 import { workbookBytes } from './helpers/workbook-bytes.ts';
 
 interface Row {
@@ -17,20 +17,14 @@ const COLUMNS: ExcelColumn<Row>[] = [
 const rows = (n: number): Row[] =>
   Array.from({ length: n }, (_, i) => ({ no: `N${i + 1}`, name: i % 3 === 0 ? null : `이름${i + 1}`, amt: (i + 1) * 1000 }));
 
-const readBack = (buffer: Buffer) => {
-  const book = XLSX.read(buffer, { type: 'buffer' });
-  return book.SheetNames.map((name) => ({
-    name,
-    aoa: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1, defval: null, raw: true }),
-  }));
-};
+const readBack = async (buffer: Buffer) => (await readWorkbook(buffer)).sheets.map(({ name, aoa }) => ({ name, aoa }));
 
 describe('statistics: Excel writer', function () {
   this.timeout(60_000);
 
   it('when rows exceed a sheet, then the next sheet continues with its own header, and no row is lost or repeated', async () => {
     const data = rows(7);
-    const sheets = readBack(await workbookBytes(COLUMNS, data, { sheetName: '현황', maxRowsPerSheet: 4 }));
+    const sheets = await readBack(await workbookBytes(COLUMNS, data, { sheetName: '현황', maxRowsPerSheet: 4 }));
     expect(sheets.map((s) => s.name)).to.deep.equal(['현황', '현황 (2)', '현황 (3)']);
     for (const s of sheets) expect(s.aoa[0]).to.deep.equal(['번호', '이름', '금액']);
     expect(sheets.map((s) => s.aoa.length)).to.deep.equal([4, 4, 2]);
@@ -38,17 +32,17 @@ describe('statistics: Excel writer', function () {
   });
 
   it('when rows exactly fill a sheet, then there is no empty extra sheet', async () => {
-    expect(readBack(await workbookBytes(COLUMNS, rows(6), { sheetName: 'S', maxRowsPerSheet: 4 }))).to.have.length(2);
+    expect(await readBack(await workbookBytes(COLUMNS, rows(6), { sheetName: 'S', maxRowsPerSheet: 4 }))).to.have.length(2);
   });
 
   it('when there are no rows, then one sheet with the header only', async () => {
-    const sheets = readBack(await workbookBytes(COLUMNS, [], { sheetName: 'S' }));
+    const sheets = await readBack(await workbookBytes(COLUMNS, [], { sheetName: 'S' }));
     expect(sheets).to.deep.equal([{ name: 'S', aoa: [['번호', '이름', '금액']] }]);
   });
 
   it('when more rows than one chunk are written, then all arrive in order (chunked writing)', async () => {
     const data = rows(12_345);
-    const [sheet] = readBack(await workbookBytes(COLUMNS, data, { sheetName: 'S' }));
+    const [sheet] = await readBack(await workbookBytes(COLUMNS, data, { sheetName: 'S' }));
     expect(sheet!.aoa).to.have.length(12_346);
     expect(sheet!.aoa[12_345]).to.deep.equal(['N12345', '이름12345', 12_345_000]);
   });

@@ -5,7 +5,19 @@ import type { Response } from 'express';
 import { create as contentDisposition } from 'content-disposition';
 import { ZipFile } from 'yazl';
 import type { Logger } from '@bo/service-kit';
-import { packageParts, rowWriter, SHEET_END, SHEET_START, sheetPath, type CellValue } from './sheet-xml.ts';
+import { fitWidths } from './column-widths.ts';
+import {
+  filterRange,
+  packageParts,
+  rowWriter,
+  sheetEnd,
+  sheetPath,
+  sheetStart,
+  STYLE,
+  type CellFormat,
+  type CellValue,
+  type SheetEntry,
+} from './sheet-xml.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -22,14 +34,25 @@ const CHUNK_CHARS = 64 * 1024;
  */
 const COMPRESSION_LEVEL = 1;
 
+/** Rows held back to fit the column widths before the first sheet starts. */
+const WIDTH_SAMPLE_ROWS = 500;
+
 export interface ExcelColumn<R> {
   header: string;
   /** Numbers become numeric cells, text becomes text cells, null an empty cell. */
   value: (row: R) => CellValue;
+  /** How the cells show (see CellFormat); text when absent. */
+  format?: CellFormat;
 }
 
 export interface WorkbookOptions {
   sheetName: string;
+  /**
+   * Rows above the table on every sheet: the first in a large bold font, the others plain (the
+   * report's conditions); a blank row separates them from the header. Also the document's title
+   * and description.
+   */
+  titleLines?: readonly string[];
   /** Rows per sheet including the header; a smaller value lets tests see the split. */
   maxRowsPerSheet?: number;
 }
@@ -37,9 +60,11 @@ export interface WorkbookOptions {
 type Rows<R> = AsyncIterable<R> | Iterable<R>;
 
 /**
- * Streams an xlsx of `rows` into `out` and ends it: one sheet per `maxRowsPerSheet − 1` data
- * rows, each with the header row, named `sheetName`, `sheetName (2)`, …. Only a chunk of sheet
- * XML is held at a time, and a full `out` (a slow client) pauses the reading of `rows`.
+ * Streams an xlsx of `rows` into `out` and ends it: one sheet per `maxRowsPerSheet` rows (title,
+ * header and data), each with the title rows and the bold, frozen header with an auto-filter,
+ * named `sheetName`, `sheetName (2)`, …. Column widths are fitted to the header and the first
+ * rows. Only a chunk of sheet XML is held at a time, and a full `out` (a slow client) pauses the
+ * reading of `rows`.
  * On failure (of `rows`, or of `out`, e.g. a client that went away) `out` is destroyed, the
  * iteration of `rows` is stopped (its `return()` runs, so a database stream closes) and the
  * first error is thrown.
@@ -50,7 +75,9 @@ export async function writeWorkbook<R>(
   rows: Rows<R>,
   options: WorkbookOptions,
 ): Promise<void> {
-  const perSheet = (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - 1;
+  const titleLines = options.titleLines ?? [];
+  const headerRow = titleLines.length ? titleLines.length + 2 : 1;
+  const perSheet = (options.maxRowsPerSheet ?? EXCEL_MAX_ROWS) - headerRow;
   if (perSheet < 1) throw new Error('maxRowsPerSheet must leave room for a data row under the header');
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
@@ -65,9 +92,13 @@ export async function writeWorkbook<R>(
     },
   );
 
-  const rowXml = rowWriter(columns.length);
+  const formats = columns.map((c) => c.format ?? 'text');
+  const rowXml = rowWriter(formats);
   const header = columns.map((c) => c.header);
-  const sheetNames: string[] = [];
+  const titleXml = titleLines.map((line, i) => rowXml(i + 1, [line], i === 0 ? STYLE.title : STYLE.plain)).join('');
+  const sheets: SheetEntry[] = [];
+  const sample: CellValue[][] = [];
+  let widths: number[] | undefined;
   let sheet: PassThrough | undefined;
   let rowNumber = 0;
   let xml = '';
@@ -79,34 +110,44 @@ export async function writeWorkbook<R>(
   };
   const openSheet = () => {
     sheet = new PassThrough({ highWaterMark: CHUNK_CHARS });
-    zip.addReadStream(sheet, sheetPath(sheetNames.length), { compressionLevel: COMPRESSION_LEVEL });
-    sheetNames.push(sheetNames.length === 0 ? options.sheetName : `${options.sheetName} (${sheetNames.length + 1})`);
-    rowNumber = 1;
-    xml = SHEET_START + rowXml(1, header);
+    zip.addReadStream(sheet, sheetPath(sheets.length), { compressionLevel: COMPRESSION_LEVEL });
+    rowNumber = headerRow;
+    xml = sheetStart({ headerRow, widths: widths! }) + titleXml + rowXml(headerRow, header, STYLE.header);
   };
   const closeSheet = async () => {
-    xml += SHEET_END;
+    const filter = filterRange(headerRow, rowNumber, columns.length);
+    sheets.push({ name: sheets.length === 0 ? options.sheetName : `${options.sheetName} (${sheets.length + 1})`, filter });
+    xml += sheetEnd(filter);
     await flush();
     sheet!.end();
   };
+  const writeRow = async (values: readonly CellValue[]) => {
+    if (rowNumber - headerRow >= perSheet) {
+      await closeSheet();
+      openSheet();
+    }
+    rowNumber += 1;
+    xml += rowXml(rowNumber, values);
+    if (xml.length >= CHUNK_CHARS) await flush();
+  };
+  const begin = async () => {
+    widths = fitWidths(header, formats, sample);
+    openSheet();
+    for (const values of sample.splice(0)) await writeRow(values);
+  };
 
   try {
-    openSheet();
     for await (const row of rows) {
       stopped.signal.throwIfAborted();
-      if (rowNumber > perSheet) {
-        await closeSheet();
-        openSheet();
-      }
-      rowNumber += 1;
-      xml += rowXml(
-        rowNumber,
-        columns.map((c) => c.value(row)),
-      );
-      if (xml.length >= CHUNK_CHARS) await flush();
+      const values = columns.map((c) => c.value(row));
+      if (widths) await writeRow(values);
+      else if (sample.push(values) >= WIDTH_SAMPLE_ROWS) await begin();
     }
+    if (!widths) await begin();
     await closeSheet();
-    for (const part of packageParts(sheetNames)) zip.addBuffer(Buffer.from(part.xml), part.path, { compressionLevel: COMPRESSION_LEVEL });
+    const properties = { title: titleLines[0] ?? options.sheetName, description: titleLines.slice(1) };
+    for (const part of packageParts(sheets, properties))
+      zip.addBuffer(Buffer.from(part.xml), part.path, { compressionLevel: COMPRESSION_LEVEL });
     zip.end();
   } catch (err) {
     const cause = stopped.signal.aborted ? (stopped.signal.reason as Error) : (err as Error);

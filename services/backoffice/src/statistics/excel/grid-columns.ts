@@ -16,6 +16,8 @@ import type { ExcelColumn } from './excel-writer.ts';
 
 type Cell = string | number | null | undefined;
 const col = <R>(header: string, value: (row: R) => Cell): ExcelColumn<R> => ({ header, value });
+/** Amounts, quantities and counts: `#,##0`. */
+const num = <R>(header: string, value: (row: R) => Cell): ExcelColumn<R> => ({ header, value, format: 'number' });
 
 const words = (agrtGb: AgrtGb) => (agrtGb === AGRT_GB.SALES ? { occ: '매출', cncl: '반품' } : { occ: '주문', cncl: '취소' });
 
@@ -31,14 +33,14 @@ interface MeasureRow {
 function measureColumns<R extends MeasureRow>(agrtGb: AgrtGb, netAmt: (r: R) => Cell, netQty: (r: R) => Cell): ExcelColumn<R>[] {
   const w = words(agrtGb);
   return [
-    col<R>('2차 할인금액', (r) => r.dcAmt2nd),
-    col<R>('3차 할인금액', (r) => r.dcAmt3rd),
-    col<R>(`${w.occ}금액`, (r) => r.ordAmt),
-    col<R>(`${w.cncl}금액`, (r) => r.cnclAmt),
-    col<R>(`순${w.occ}금액`, netAmt),
-    col<R>(`${w.occ}수량`, (r) => r.ordQty),
-    col<R>(`${w.cncl}수량`, (r) => r.cnclQty),
-    col<R>(`순${w.occ}수량`, netQty),
+    num<R>('2차 할인금액', (r) => r.dcAmt2nd),
+    num<R>('3차 할인금액', (r) => r.dcAmt3rd),
+    num<R>(`${w.occ}금액`, (r) => r.ordAmt),
+    num<R>(`${w.cncl}금액`, (r) => r.cnclAmt),
+    num<R>(`순${w.occ}금액`, netAmt),
+    num<R>(`${w.occ}수량`, (r) => r.ordQty),
+    num<R>(`${w.cncl}수량`, (r) => r.cnclQty),
+    num<R>(`순${w.occ}수량`, netQty),
   ];
 }
 
@@ -50,12 +52,12 @@ export const periodColumns = (agrtGb: AgrtGb, calendarType: 'date' | 'month'): E
     (r) => r.finalOrdQty,
   );
   return [
-    col(calendarType === 'month' ? '월' : '일자', (r) => r.agrtDt),
+    { header: calendarType === 'month' ? '월' : '일자', value: (r) => r.agrtDt, format: calendarType === 'month' ? 'month' : 'day' },
     dc2!,
     dc3!,
-    col('할인금액', (r) => r.dcAmt),
+    num('할인금액', (r) => r.dcAmt),
     ...rest,
-    col('상품상세 유입수', (r) => r.infCnt),
+    num('상품상세 유입수', (r) => r.infCnt),
   ];
 };
 
@@ -66,7 +68,7 @@ export const hourlyColumns = (agrtGb: AgrtGb): ExcelColumn<OrderStatusRow>[] => 
     (r) => r.finalOrdAmt,
     (r) => r.finalOrdQty,
   ),
-  col('상품상세 유입수', (r) => r.infCnt),
+  num('상품상세 유입수', (r) => r.infCnt),
 ];
 
 export const categoryColumns = (agrtGb: AgrtGb): ExcelColumn<CategoryStatusRow>[] => [
