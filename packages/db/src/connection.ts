@@ -18,7 +18,7 @@ export function withDatabase(url: string, database: string): string {
 
 export const redact = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
-function connectionOf(url: string) {
+export function connectionOf(url: string) {
   const u = new URL(url);
   return {
     host: u.hostname,
@@ -86,18 +86,38 @@ interface RawConnection {
   query(sql: string, callback: (err: Error | null, rows?: unknown) => void): void;
 }
 
+export type ConnectionSettings = ReturnType<typeof connectionOf>;
+
+/** Extra pool behaviour for a read pool that follows its replicas (read-replicas.ts). */
+export interface PoolHooks {
+  /** Where each new connection goes, asked as it is opened. */
+  chooseTarget?: () => Promise<ConnectionSettings>;
+  /** A pooled connection is handed out only while this holds (else it is closed and another opened). */
+  validate?: (connection: { config: { host: string; port: number } }) => boolean;
+}
+
+interface ClientInternals {
+  connectionSettings: ConnectionSettings;
+  acquireRawConnection: () => Promise<unknown>;
+}
+
 export function createKnex(url: string, options: KnexOptions = {}): Knex {
+  return createKnexOn(connectionOf(url), options);
+}
+
+export function createKnexOn(connection: ConnectionSettings, options: KnexOptions = {}, hooks: PoolHooks = {}): Knex {
   const statementMs = options.statementTimeoutMs ?? 0;
   const lockWait = options.lockWaitSeconds;
   if (lockWait !== undefined && !(Number.isInteger(lockWait) && lockWait >= 1))
     throw new Error(`lockWaitSeconds must be a whole number of seconds (got ${lockWait})`);
   const knex = knexFactory({
     client: 'mysql2',
-    connection: connectionOf(url),
+    connection,
     ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
     pool: {
       min: options.poolMin ?? 0,
       max: options.poolMax ?? 10,
+      ...(hooks.validate ? { validate: hooks.validate } : {}),
       ...(statementMs > 0 || lockWait !== undefined
         ? {
             afterCreate: (conn: RawConnection, done: (err: Error | null, conn: RawConnection) => void) => {
@@ -117,6 +137,18 @@ export function createKnex(url: string, options: KnexOptions = {}): Knex {
         : {}),
     },
   });
+  const choose = hooks.chooseTarget;
+  if (choose) {
+    // knex's connection-provider option is asked only when its settings expire, not per connection;
+    // so the dialect's connect step is wrapped instead. It reads the settings synchronously as it
+    // starts, so concurrent opens each get the target chosen for them.
+    const client = knex.client as ClientInternals;
+    const open = client.acquireRawConnection.bind(client);
+    client.acquireRawConnection = async () => {
+      client.connectionSettings = await choose();
+      return open();
+    };
+  }
   limitsOf.set(knex, { statementMs, streamMs: options.streamStatementTimeoutMs ?? statementMs });
   return knex;
 }

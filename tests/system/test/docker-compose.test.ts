@@ -51,7 +51,7 @@ describe('docker-compose.yml and infra/', () => {
   const compose = readCompose();
   const rootPackage = JSON.parse(readRepoFile('package.json')) as { packageManager: string; scripts: Record<string, string> };
 
-  it('when the file is parsed, then it holds exactly the stack: mysql, redis, migrate, the three processes and the gateway', () => {
+  it('when the file is parsed, then it holds exactly the stack: mysql and its replica, redis with a replica and Sentinels, migrate, the three processes and the gateway', () => {
     expect(Object.keys(compose.services).sort()).to.deep.equal([
       'aggregation-worker',
       'backoffice',
@@ -59,8 +59,29 @@ describe('docker-compose.yml and infra/', () => {
       'member',
       'migrate',
       'mysql',
+      'mysql-replica',
       'redis',
+      'redis-replica',
+      'redis-sentinel',
     ]);
+  });
+
+  it('when scaling is read, then two copies of each process, three Sentinels, reads on the replica and Redis through the Sentinels', () => {
+    for (const name of ['backoffice', 'member', 'aggregation-worker'])
+      expect((compose.services[name] as { deploy?: { replicas?: number } }).deploy?.replicas, name).to.equal(2);
+    expect((compose.services['redis-sentinel'] as { deploy?: { replicas?: number } }).deploy?.replicas).to.equal(3);
+    const bo = environmentOf(compose, 'backoffice', OPERATOR_ENV);
+    expect(bo.BO_DATABASE_READ_URL).to.match(/@mysql-replica:3306\/bo$/);
+    for (const name of ['backoffice', 'aggregation-worker'])
+      expect(environmentOf(compose, name, OPERATOR_ENV)).to.include({
+        REDIS_SENTINELS: 'redis-sentinel:26379',
+        REDIS_SENTINEL_NAME: 'bo-redis',
+      });
+    expect(compose.services['redis-replica']!.command!.join(' ')).to.contain('--replicaof redis 6379').and.contain('--appendonly yes');
+    expect(readRepoFile('infra/redis/sentinel.sh')).to.contain('sentinel monitor bo-redis redis 6379 2');
+    expect(readRepoFile('infra/mysql/replica-init/01-follow-primary.sh'))
+      .to.contain("SOURCE_HOST = 'mysql'")
+      .and.contain('SOURCE_AUTO_POSITION = 1');
   });
 
   it('when references are followed, then every dependency, network and named volume exists', () => {

@@ -1,16 +1,20 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Express } from 'express';
 import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase, type TestDatabase, ADMIN, bearer, testLogger, freePort } from '@bo/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  ADMIN,
+  bearer,
+  testLogger,
+  freePort,
+  startNginxGateway,
+  type RunningGateway,
+} from '@bo/testing';
 import { memberMigrations } from '@bo/member/migrations';
 import { backofficeApp, memberApp } from './support/real-apps.ts';
-import { readRepoFile } from './support/repo-files.ts';
 
 /** What an upstream saw of one proxied request. */
 interface Seen {
@@ -79,110 +83,8 @@ function send(
   });
 }
 
-/** The nginx binary: a clear failure when it is missing, never a skipped test. */
-function findNginx(): string {
-  for (const candidate of [process.env.NGINX_BIN, 'nginx', '/usr/sbin/nginx'].filter(Boolean) as string[]) {
-    if (spawnSync(candidate, ['-v']).status === 0) return candidate;
-  }
-  throw new Error(
-    'nginx is not installed: the gateway tests need it (apt-get install -y nginx; .ci/run installs it). Set NGINX_BIN to use another binary.',
-  );
-}
-
-/**
- * infra/gateway/nginx.conf with the compose names swapped for this machine: upstreams on the
- * fake services, a random port, logs and temp paths in the prefix, and the compose network 172.28.0.0/16
- * (Docker's gateway 172.28.0.1 denied) played by 127.0.0.0/29 with 127.0.0.1 denied.
- */
-function renderGatewayConf(prefix: string, ports: { gateway: number; backoffice: number; member: number; worker: number }): string {
-  const swaps: [string, string][] = [
-    ['server backoffice:3001;', `server 127.0.0.1:${ports.backoffice};`],
-    ['server member:3002;', `server 127.0.0.1:${ports.member};`],
-    ['server aggregation-worker:3003;', `server 127.0.0.1:${ports.worker};`],
-    ['listen 8080;', `listen 127.0.0.1:${ports.gateway};`],
-    // A child's stdio here is a socket, which nginx cannot open as /dev/stdout: log to files.
-    ['error_log /dev/stderr warn;', `error_log ${join(prefix, 'error.log')} warn;`],
-    ['access_log /dev/stdout json;', `access_log ${join(prefix, 'access.log')} json;`],
-    ['deny 172.28.0.1;', 'deny 127.0.0.1;'],
-    ['allow 172.28.0.0/16;', 'allow 127.0.0.0/29;'],
-    [
-      'http {',
-      `http {\n    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(prefix, t)};`).join('\n    ')}`,
-    ],
-  ];
-  let conf = readRepoFile('infra/gateway/nginx.conf');
-  for (const [from, to] of swaps) {
-    const count = conf.split(from).length - 1;
-    if (count !== 1)
-      throw new Error(`infra/gateway/nginx.conf should hold "${from}" once (found ${count}); update this test's rendering with it`);
-    conf = conf.replace(from, to);
-  }
-  return conf;
-}
-
-interface Gateway {
-  port: number;
-  /** What `nginx -t` printed for the rendered config. */
-  checkOutput: string;
-  /** The access log line holding `text`; nginx writes it after the answer has left, so wait briefly. */
-  accessLogLine: (text: string) => Promise<string>;
-  stop: () => Promise<void>;
-}
-
-/** infra/gateway/nginx.conf rendered for these upstream ports, checked with nginx -t, and run until it answers. */
-async function startGateway(upstreams: { backoffice: number; member: number; worker: number }): Promise<Gateway> {
-  const nginx = findNginx();
-  const port = await freePort();
-  const prefix = mkdtempSync(join(tmpdir(), 'gateway-test-'));
-  // nginx workers run as an unprivileged user when the tests run as root.
-  chmodSync(prefix, 0o755);
-  const confPath = join(prefix, 'nginx.conf');
-  writeFileSync(confPath, renderGatewayConf(prefix, { gateway: port, ...upstreams }));
-
-  const check = spawnSync(nginx, ['-t', '-p', prefix, '-c', confPath, '-g', `pid ${join(prefix, 'nginx.pid')};`], { encoding: 'utf8' });
-  expect(check.status, check.stderr).to.equal(0);
-
-  const child: ChildProcess = spawn(nginx, ['-p', prefix, '-c', confPath, '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let errorLog = '';
-  child.stderr!.on('data', (d: Buffer) => (errorLog += d.toString()));
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(prefix, { recursive: true, force: true });
-  };
-  for (let attempt = 0; ; attempt++) {
-    const up = await send(port, { path: '/gateway/health' }).then(
-      (a) => a.status === 200,
-      () => false,
-    );
-    if (up) break;
-    if (child.exitCode !== null || attempt > 100) {
-      const message = `nginx did not start: ${errorLog}${readFileSync(join(prefix, 'error.log'), 'utf8')}`;
-      await stop();
-      throw new Error(message);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const accessLogLine = async (text: string): Promise<string> => {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const line = readFileSync(join(prefix, 'access.log'), 'utf8')
-        .split('\n')
-        .find((l) => l.includes(text));
-      if (line) return line;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no access log line contains ${text}`);
-  };
-  return { port, checkOutput: check.stderr, accessLogLine, stop };
-}
-
 describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
-  let gateway: Gateway;
+  let gateway: RunningGateway;
   let gatewayPort: number;
   let backoffice: Awaited<ReturnType<typeof fakeUpstream>>;
   let member: Awaited<ReturnType<typeof fakeUpstream>>;
@@ -192,7 +94,7 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
   before(async function () {
     this.timeout(30_000);
     [backoffice, member, worker] = await Promise.all([fakeUpstream('backoffice'), fakeUpstream('member'), fakeUpstream('worker')]);
-    gateway = await startGateway({ backoffice: backoffice.port, member: member.port, worker: worker.port });
+    gateway = await startNginxGateway({ backoffice: [backoffice.port], member: [member.port], worker: [worker.port] });
     gatewayPort = gateway.port;
   });
 
@@ -268,6 +170,12 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
     const res = await send(gatewayPort, { path: '/admin/queues/api/queues' });
     expect(res.status).to.equal(200);
     expect(res.json()).to.include({ upstream: 'worker', url: '/admin/queues/api/queues' });
+  });
+
+  it('when the rerun form (/admin/rerun, linked from the board) is called, then it reaches the worker', async () => {
+    const res = await send(gatewayPort, { path: '/admin/rerun' });
+    expect(res.status).to.equal(200);
+    expect(res.json()).to.include({ upstream: 'worker', url: '/admin/rerun' });
   });
 
   it('when /api/member is called from outside the network (or from its gateway address), then 403 with the ErrorCode body and the member service never sees it', async () => {
@@ -361,7 +269,7 @@ describe('gateway in front of the real services', () => {
   let boDb: TestDatabase;
   let memberDb: TestDatabase;
   let services: { port: number; close: () => Promise<void> }[] = [];
-  let gateway: Gateway;
+  let gateway: RunningGateway;
   let memberPort: number;
   const STAFF = { mbrNo: 'GW1', rmndAmt: 8_000, limAmt: 10_000 };
   const remaining = async () =>
@@ -385,7 +293,7 @@ describe('gateway in front of the real services', () => {
       listen(memberApp(memberDb.knex, testLogger('member'), memberEnv)),
     ]);
     memberPort = services[1]!.port;
-    gateway = await startGateway({ backoffice: services[0]!.port, member: memberPort, worker: await freePort() });
+    gateway = await startNginxGateway({ backoffice: [services[0]!.port], member: [memberPort], worker: [await freePort()] });
   });
   after(async () => {
     await gateway?.stop();
