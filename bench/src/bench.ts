@@ -9,7 +9,7 @@ import { runMain } from '@bo/service-kit';
 import { createContext } from './context.ts';
 import { prepareMainDataset } from './dataset/prepare.ts';
 import { databaseUrl, dropBenchDatabases } from './infra/databases.ts';
-import { parseOptions } from './options.ts';
+import { parseOptions, USAGE } from './options.ts';
 import { renderTables, tally } from './report/render.ts';
 import { environmentLine, writeResults } from './report/results-files.ts';
 import { SECTION_RUNNERS } from './sections.ts';
@@ -42,8 +42,17 @@ async function databaseServer(serverUrl: string, wantPoolMb: number | undefined)
   }
 }
 
+let options: ReturnType<typeof parseOptions>;
+try {
+  options = parseOptions(process.argv.slice(2));
+} catch (err) {
+  // A usage error: the message (with the usage) and exit 2, not a stack trace.
+  const message = (err as Error).message;
+  console.error(message.includes(USAGE) ? message : `${message}\n\n${USAGE}`);
+  process.exit(process.argv.includes('--help') ? 0 : 2);
+}
+
 await runMain(async () => {
-  const options = parseOptions(process.argv.slice(2));
   const started = Date.now();
   const command = `pnpm bench -- ${process.argv
     .slice(2)

@@ -24,8 +24,10 @@ export interface BenchContext {
   memberUrl: string;
   /** Environment of a back-office process on a given bo database. */
   backofficeEnv: (boDatabaseUrl: string, port: number) => Record<string, string>;
-  /** The back-office process on the main data set, started on first use and shared by the sections. */
+  /** The back-office process on the main data set, started on first use and shared by the sections; it computes every answer (no answer cache). */
   backoffice: () => Promise<ChildService>;
+  /** A second one with the aggregate-list answer cache on (Redis), for the warm figures. */
+  cachingBackoffice: () => Promise<ChildService>;
   stopAll: () => Promise<void>;
 }
 
@@ -41,9 +43,26 @@ export function createContext(options: BenchOptions, dataset: BenchContext['data
     REDIS_PREFIX: `${options.dbPrefix}-bench`,
     // One caller sends hundreds of auto-fills a minute: the per-user AI rate limit would refuse them.
     AI_RATE_LIMIT_PER_MINUTE: '0',
+    // Cold figures: every request computes its answer (the warm ones use cachingBackoffice).
+    STATISTICS_ANSWER_CACHE_SECONDS: '0',
   });
-  let shared: Promise<ChildService> | undefined;
   const started: Promise<ChildService>[] = [];
+  const spawnBackoffice = (env: Record<string, string>) => {
+    const service = freePort().then((port) =>
+      spawnService({
+        name: 'backoffice',
+        script: 'services/backoffice/src/main.ts',
+        env: { ...backofficeEnv(boUrl, port), ...env },
+        port,
+        prefix: '/api/bo',
+        healthPath: '/health',
+      }),
+    );
+    started.push(service);
+    return service;
+  };
+  let shared: Promise<ChildService> | undefined;
+  let caching: Promise<ChildService> | undefined;
   return {
     options,
     scale: options.scale,
@@ -58,22 +77,10 @@ export function createContext(options: BenchOptions, dataset: BenchContext['data
     boUrl,
     memberUrl,
     backofficeEnv,
-    backoffice: () => {
-      if (!shared) {
-        shared = freePort().then((port) =>
-          spawnService({
-            name: 'backoffice',
-            script: 'services/backoffice/src/main.ts',
-            env: backofficeEnv(boUrl, port),
-            port,
-            prefix: '/api/bo',
-            healthPath: '/health',
-          }),
-        );
-        started.push(shared);
-      }
-      return shared;
-    },
+    backoffice: () => (shared ??= spawnBackoffice({})),
+    // A fresh Redis prefix per run, so no entry of an earlier run is found.
+    cachingBackoffice: () =>
+      (caching ??= spawnBackoffice({ STATISTICS_ANSWER_CACHE_SECONDS: '300', REDIS_PREFIX: `${options.dbPrefix}-bench-${Date.now()}` })),
     stopAll: async () => {
       for (const s of started) await s.then((c) => c.stop()).catch(() => undefined);
     },

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isScaleName, SCALES, type Scale } from './scales.ts';
 
-export const SECTIONS = ['loading', 'aggregation', 'statistics', 'excel', 'staff-limit', 'overhead', 'ai', 'scaling'] as const;
+export const SECTIONS = ['loading', 'aggregation', 'statistics', 'excel', 'staff-limit', 'overhead', 'copies', 'ai', 'scaling'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -25,7 +25,7 @@ export interface BenchOptions {
   bufferPoolMb?: number;
 }
 
-const USAGE = `usage: pnpm bench -- [--scale tiny|small|full] [--seed 42] [--db-prefix bench] [--bo-db bench_bo]
+export const USAGE = `usage: pnpm bench [--scale tiny|small|medium|full] [--seed 42] [--db-prefix bench] [--bo-db bench_bo]
   [--member-db bench_member] [--db-url mysql://root@127.0.0.1:3306/] [--out bench/results] [--date yyyy-MM-dd]
   [--only ${SECTIONS.join(',')}] [--regenerate] [--drop] [--service-log-level warn] [--innodb-buffer-pool-mb 4096]`;
 
@@ -55,7 +55,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     },
   });
   if (values.help) throw new Error(USAGE);
-  if (!isScaleName(values.scale)) throw new Error(`--scale must be tiny, small or full (got "${values.scale}")\n${USAGE}`);
+  if (!isScaleName(values.scale)) throw new Error(`--scale must be tiny, small, medium or full (got "${values.scale}")\n${USAGE}`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number ≥ 0 (got "${values.seed}")`);
   const prefix = values['db-prefix'];

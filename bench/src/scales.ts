@@ -1,9 +1,11 @@
 /**
  * Sizes of a benchmark run. `full` is the issue's data set (10 M events over 365 days, 20,000
- * goods, 30 M inflow logs); `small` is the quick check that finishes in minutes on two cores;
+ * goods, 30 M inflow logs); `medium` has the full catalogue (20,000 goods) with a tenth of the
+ * events, so goods and category lists have their full-scale shape in ~10 minutes of loading and
+ * building; `small` is the quick check that finishes in minutes on two cores;
  * `tiny` is the CI smoke test that only proves every row is measured.
  */
-export type ScaleName = 'tiny' | 'small' | 'full';
+export type ScaleName = 'tiny' | 'small' | 'medium' | 'full';
 
 export interface DatasetSize {
   events: number;
@@ -70,6 +72,22 @@ export const SCALES: Record<ScaleName, Scale> = {
     overheadSeconds: 3,
     aiCalls: 100,
     scalingEvents: [30_000, 100_000, 300_000],
+  },
+  medium: {
+    name: 'medium',
+    dataset: sized(1_000_000, 20_000, 365),
+    statRequests: 100,
+    caseSeconds: 5,
+    warmup: true,
+    naiveRuns: 1,
+    naiveLimitSeconds: 45,
+    aggregationDayRuns: 3,
+    excelRows: 100_000,
+    staffMembers: 1_000,
+    staffOps: 10_000,
+    overheadSeconds: 5,
+    aiCalls: 100,
+    scalingEvents: [100_000, 300_000, 1_000_000],
   },
   full: {
     name: 'full',

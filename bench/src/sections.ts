@@ -8,8 +8,9 @@ import { AI_TARGET, measureAiAutoFill } from './rows/ai-autofill.ts';
 import { LOADING_TARGET, measureLoading } from './rows/data-loading.ts';
 import { EXCEL_TARGET, measureExcelDownload } from './rows/excel-download.ts';
 import { measureOverhead, OVERHEAD_TARGET } from './rows/request-overhead.ts';
+import { COPIES_TARGET, measureCopies } from './rows/service-copies.ts';
 import { measureScaling, SCALING_TARGET } from './rows/scaling.ts';
-import { statisticsCases, caseTitle, P95_TARGET_MS } from './rows/statistics-cases.ts';
+import { statisticsCases, caseTitle, p95TargetOf } from './rows/statistics-cases.ts';
 import { measureStatistics, statTarget } from './rows/statistics.ts';
 import { measureStaffLimit, STAFF_TARGET } from './rows/staff-limit.ts';
 
@@ -39,9 +40,7 @@ export const SECTION_RUNNERS: Record<Section, (ctx: BenchContext) => Promise<voi
       // Still one row per case, so the table shows what would be measured.
       const placeholder = { siteNo: '-', stdCtgNo: '-', mdId: '-', entrNo: '-', brandNo: '-', goodsNo: '-', payWayCd: '-' };
       for (const c of statisticsCases('2025-12-31', placeholder)) {
-        ctx.add(
-          unavailableRow('statistics', caseTitle(c), statTarget(P95_TARGET_MS[c.op.family]), `no data set: ${ctx.dataset.unavailable}`),
-        );
+        ctx.add(unavailableRow('statistics', caseTitle(c), statTarget(p95TargetOf(c)), `no data set: ${ctx.dataset.unavailable}`));
       }
       return;
     }
@@ -61,6 +60,9 @@ export const SECTION_RUNNERS: Record<Section, (ctx: BenchContext) => Promise<voi
   'staff-limit': (ctx) => guarded(ctx, 'staff-limit', 'increase/decrease, 50 clients', STAFF_TARGET, () => measureStaffLimit(ctx)),
 
   overhead: (ctx) => guarded(ctx, 'overhead', 'cheapest authenticated read', OVERHEAD_TARGET, () => measureOverhead(ctx, mainDataset(ctx))),
+
+  copies: (ctx) =>
+    guarded(ctx, 'copies', 'cheap report, two back-office copies', COPIES_TARGET, () => measureCopies(ctx, mainDataset(ctx))),
 
   ai: (ctx) => guarded(ctx, 'ai', 'auto-fill, offline provider', AI_TARGET, () => measureAiAutoFill(ctx, mainDataset(ctx))),
 

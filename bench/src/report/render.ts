@@ -7,6 +7,7 @@ export const SECTION_TITLES: Record<string, string> = {
   excel: 'Excel download',
   'staff-limit': 'Staff limit increase/decrease (50 concurrent clients)',
   overhead: 'Request overhead',
+  copies: 'Several copies: a cheap report through nginx, two back-office copies vs one',
   ai: 'AI auto-fill (offline provider)',
   scaling: 'Scaling: statistics p95 as events grow',
 };

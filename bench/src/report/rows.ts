@@ -61,7 +61,9 @@ export function unavailableRow(section: string, hotPath: string, target: string,
 }
 
 export function failedRow(section: string, hotPath: string, target: string, err: unknown): BenchRow {
-  const reason = (err as Error)?.message?.split('\n')[0] ?? String(err);
+  // A failed statement's message is its (multi-line) SQL, then ` - ` and the server's error: keep both ends.
+  const lines = (err as Error)?.message?.split('\n') ?? [String(err)];
+  const reason = lines.length > 1 ? `${lines[0]} … ${lines[lines.length - 1]!.slice(-300)}` : lines[0]!;
   return {
     section,
     hotPath,

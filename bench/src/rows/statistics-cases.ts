@@ -98,8 +98,19 @@ export const STAT_OPERATIONS: readonly StatOperation[] = [
   },
 ];
 
-/** p95 targets of the issue: period and hourly reports 150 ms, the other lists 50 ms. */
-export const P95_TARGET_MS: Record<Family, number> = { period: 150, hourly: 150, category: 50, payway: 50, goods: 50, entr: 50 };
+/**
+ * p95 targets of issue 15: period and hourly reports 150 ms, category lists 100 ms, the goods
+ * list 100 ms with a filter and 500 ms without (every goods sold, up to 20,000 rows), the
+ * payment-method and supplier lists 50 ms (met before: they stay met).
+ */
+export const P95_TARGET_MS: Record<Family, number> = { period: 150, hourly: 150, category: 100, payway: 50, goods: 100, entr: 50 };
+const UNFILTERED_GOODS_P95_MS = 500;
+
+export const p95TargetOf = (c: Pick<StatCase, 'op' | 'filterLabel'>): number =>
+  c.op.family === 'goods' && c.filterLabel === 'no filter' ? UNFILTERED_GOODS_P95_MS : P95_TARGET_MS[c.op.family];
+
+/** The lists whose answers the back-office keeps in Redis (STATISTICS_ANSWER_CACHE_SECONDS): measured cold and warm. */
+export const CACHED_FAMILIES: ReadonlySet<Family> = new Set(['category', 'payway', 'goods', 'entr']);
 
 export type RangeKind = '31 days' | '12 months' | 'one day';
 

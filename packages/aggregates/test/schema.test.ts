@@ -37,7 +37,7 @@ describe('aggregate tables: the description matches the migrated schema', () => 
   after(() => db?.drop());
 
   const described = () => [
-    ...Object.values(LIST_AGGREGATES).flatMap((l) => [l.daily, l.monthly]),
+    ...Object.values(LIST_AGGREGATES).flatMap((l) => [l.daily, l.monthly, ...(l.allSites ? [l.allSites.daily, l.allSites.monthly] : [])]),
     ...Object.values(PERIOD_ROLLUPS),
     ...Object.values(INFLOW_AGGREGATES),
     GOODS_DIM_SNAPSHOT,
@@ -61,6 +61,21 @@ describe('aggregate tables: the description matches the migrated schema', () => 
       for (const table of [list.daily, list.monthly])
         expect(columns.get(table), table).to.include.members([...list.attributes, ...MEASURE_COLUMNS]);
       expect(columns.get(list.monthly), list.monthly).to.include('day_cnt');
+    }
+  });
+
+  it('when a list is read for every site together, then its rows are keyed on (agrtGb, day or month, keys, attributes) without a site', () => {
+    const lists = Object.values(LIST_AGGREGATES).filter((l) => l.allSites);
+    expect(lists.map((l) => l.daily)).to.deep.equal(['agg_ctg_daily', 'agg_payway_daily', 'agg_entr_daily']);
+    for (const list of lists) {
+      const { daily, monthly } = list.allSites!;
+      expect(primaryKeys.get(daily), daily).to.deep.equal(['agrt_gb_cd', 'agrt_dt', ...list.keys, ...list.attributes]);
+      expect(primaryKeys.get(monthly), monthly).to.deep.equal(['agrt_gb_cd', 'agrt_mon', ...list.keys, ...list.attributes]);
+      for (const table of [daily, monthly]) {
+        expect(columns.get(table), table).to.not.include('site_no');
+        expect(columns.get(table), table).to.include.members(MEASURE_COLUMNS);
+      }
+      expect(columns.get(monthly), monthly).to.include('day_cnt');
     }
   });
 

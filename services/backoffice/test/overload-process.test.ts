@@ -64,7 +64,8 @@ describe('overload of the real back-office process: a held table and a full pool
 
   it('when a statistics read waits on a locked table past DB_STATEMENT_TIMEOUT_MS, and meanwhile a second request finds the pool of 1 busy, then both answer 900/1503 with Retry-After, neither 500 nor a hang', async () => {
     // LOCK TABLES … WRITE makes every read of the table wait: a statement that cannot finish.
-    const hold = await holdTables(db.knex, db.name, ['agg_payway_daily']);
+    // An unfiltered list reads the every-site roll-up; both tables are held so either read waits.
+    const hold = await holdTables(db.knex, db.name, ['agg_payway_daily', 'agg_payway_daily_all']);
     try {
       const slow = request(url)
         .get(PAY_WAY)

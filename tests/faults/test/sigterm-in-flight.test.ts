@@ -33,6 +33,8 @@ interface Flight {
   label: string;
   /** A literal only this request's SQL carries (its filter value), to see it waiting in the database. */
   marker: string;
+  /** Whether the answer cache reads the build version first (its waiting statement has no marker). */
+  cached?: boolean;
   answer: Promise<Answer>;
 }
 
@@ -44,7 +46,11 @@ async function sigtermWhileInFlight(service: ServiceProcess, flights: Flight[]) 
     'every request to wait on the held tables',
     async () => {
       waiting = await hold!.waiting();
-      return flights.every((f) => waiting.some((sql) => sql.includes(`'${f.marker}'`)));
+      // A cached list (the goods list) first reads the build version of its days for its cache
+      // key: that statement carries no goods number, so such requests are counted instead.
+      const buildVersionReads = waiting.filter((sql) => sql.includes('`agg_built_day`')).length;
+      const unmarked = flights.filter((f) => !waiting.some((sql) => sql.includes(`'${f.marker}'`)));
+      return unmarked.length <= buildVersionReads && unmarked.every((f) => f.cached === true);
     },
     30_000,
   ).catch((err: Error) => {
@@ -96,6 +102,7 @@ describe('SIGTERM during in-flight requests (real processes)', function () {
       const request = (label: string, path: string, i: number): Flight => ({
         label,
         marker: goods[i]!,
+        cached: label === 'goods list',
         answer: timedRequest(`${bo.baseUrl}${path}&goodsNo=${goods[i]}`, auth),
       });
       hold = await holdTables(db.knex, db.name);

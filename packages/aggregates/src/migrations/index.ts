@@ -3,6 +3,7 @@ import { aggregateTablesMigration } from './0101-aggregates.ts';
 import { periodRollupsMigration } from './0102-period-rollups.ts';
 import { monthlyRollupsMigration } from './0103-monthly-rollups.ts';
 import { buildTablesMigration } from './0104-build-tables.ts';
+import { allSiteRollupsMigration } from './0105-all-site-rollups.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -10,6 +11,7 @@ export const aggregateMigrations: readonly Migration[] = [
   periodRollupsMigration,
   monthlyRollupsMigration,
   buildTablesMigration,
+  allSiteRollupsMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

@@ -1,8 +1,6 @@
 import type { Response, Router } from 'express';
 import {
-  AGRT_GB,
   findOperation,
-  type AgrtGb,
   type CategoryStatusRequest,
   type EnterpriseStatusRequest,
   type GoodsStatusRequest,
@@ -12,16 +10,20 @@ import {
 } from '@bo/contracts';
 import { compactDay, platformToday } from '@bo/db';
 import { mountOperation, type AuthPrincipal } from '@bo/service-kit';
+import type { ListKind } from '@bo/aggregates';
 import type { BackofficeDeps } from '../deps.ts';
 import { refuseSupplierToken, supplierOf } from '../shared/supplier-scope.ts';
+import { NO_ANSWER_CACHE, redisAnswerCache } from './answer-cache.ts';
 import { categoryReport, categoryReportRows } from './category-report.ts';
 import { enterpriseReport, enterpriseReportRows } from './enterprise-report.ts';
 import { attachmentHeader, sendWorkbook, type ExcelColumn } from './excel/excel-writer.ts';
 import { categoryColumns, enterpriseColumns, goodsColumns, hourlyColumns, payWayColumns, periodColumns } from './excel/grid-columns.ts';
+import { reportTitle, type ReportConditions } from './excel/report-title.ts';
 import { goodsReport, goodsReportRows } from './goods-report.ts';
 import { hourlyReportGraph, hourlyReportList } from './hourly-report.ts';
 import { payWayReport, payWayReportRows } from './pay-way-report.ts';
 import { periodReportGraph, periodReportList } from './period-report.ts';
+import { requestedDays } from './report-range.ts';
 
 const list = <R>(payloads: R[]) => ({ totalCount: payloads.length, payloads });
 
@@ -29,6 +31,33 @@ const list = <R>(payloads: R[]) => ({ totalCount: payloads.length, payloads });
 export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): void {
   const { knex, config } = deps;
   const op = findOperation;
+
+  const cache =
+    deps.redis && config.STATISTICS_ANSWER_CACHE_SECONDS > 0
+      ? redisAnswerCache({
+          knex,
+          redis: deps.redis,
+          prefix: config.REDIS_PREFIX,
+          ttlSeconds: config.STATISTICS_ANSWER_CACHE_SECONDS,
+          logger: deps.logger,
+        })
+      : NO_ANSWER_CACHE;
+  /**
+   * An aggregate list's answer through the cache (answer-cache.ts); the query is the scoped one.
+   * JSON text is written here (what `res.json` would write); a value is left to the operation.
+   */
+  const cached = async <Q extends { startDate: string; endDate: string }, T>(
+    res: Response,
+    kind: ListKind,
+    operationId: string,
+    q: Q,
+    compute: (q: Q) => Promise<T>,
+  ): Promise<T | undefined> => {
+    const answer = await cache.answer(kind, operationId, q, requestedDays(q.startDate, q.endDate), () => compute(q));
+    if ('value' in answer) return answer.value;
+    res.type('json').send(answer.json);
+    return undefined;
+  };
 
   const scoped = <Q extends { entrNo?: string | undefined }>(q: Q, auth: AuthPrincipal | undefined): Q => ({
     ...q,
@@ -39,21 +68,21 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
     return q;
   };
 
-  /** The rows are written as they arrive: aggregate lists come straight from a database stream. */
-  /** The sheet name says what the report is: order status (01) or sales status (02). */
-  const sheetName = (agrtGb: AgrtGb, report: string) => `${report} ${agrtGb === AGRT_GB.SALES ? '매출현황' : '주문현황'}`;
-
+  /**
+   * The rows are written as they arrive: aggregate lists come straight from a database stream.
+   * The sheet is named for the report and `agrtGb`; the (supplier-scoped) conditions head it.
+   */
   const download = <R>(
     res: Response,
-    sheetName: string,
+    report: string,
     columns: ExcelColumn<R>[],
     rows: AsyncIterable<R> | Iterable<R>,
-    fileName: string | undefined,
+    query: ReportConditions & { fileName?: string | undefined },
     defaultBase: string,
   ) => {
     const today = compactDay(platformToday(config.PLATFORM_TIME_ZONE, deps.clock?.() ?? new Date()));
-    const contentDisposition = attachmentHeader(fileName, `${defaultBase}-${today}.xlsx`);
-    return sendWorkbook(res, deps.logger, columns, rows, { sheetName, contentDisposition });
+    const contentDisposition = attachmentHeader(query.fileName, `${defaultBase}-${today}.xlsx`);
+    return sendWorkbook(res, deps.logger, columns, rows, { ...reportTitle(report, query), contentDisposition });
   };
 
   // Graph data: POST v1 (body) and GET v2 (query) share the rules.
@@ -75,71 +104,71 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
     periodReportList(knex, scoped(query, auth)),
   );
   mountOperation<PeriodStatusRequest>(router, op('downloadPeriodBasedStatusExcel'), async ({ query, auth, res }) => {
-    const rows = await periodReportList(knex, scoped(query, auth));
-    await download(
-      res,
-      sheetName(query.agrtGb, '기간별'),
-      periodColumns(query.agrtGb, query.calendarType),
-      rows.payloads,
-      query.fileName,
-      'period-status',
-    );
+    const conditions = scoped(query, auth);
+    const rows = await periodReportList(knex, conditions);
+    await download(res, '기간별', periodColumns(query.agrtGb, query.calendarType), rows.payloads, conditions, 'period-status');
   });
   mountOperation<HourlyStatusRequest>(router, op('getHourBasedStatusList'), ({ query, auth }) =>
     hourlyReportList(knex, scoped(query, auth)),
   );
   mountOperation<HourlyStatusRequest>(router, op('downloadHourBasedStatusExcel'), async ({ query, auth, res }) => {
-    const rows = await hourlyReportList(knex, scoped(query, auth));
-    await download(res, sheetName(query.agrtGb, '시간대별'), hourlyColumns(query.agrtGb), rows.payloads, query.fileName, 'hourly-status');
+    const conditions = scoped(query, auth);
+    const rows = await hourlyReportList(knex, conditions);
+    await download(res, '시간대별', hourlyColumns(query.agrtGb), rows.payloads, conditions, 'hourly-status');
   });
 
   // Daily aggregates.
-  mountOperation<CategoryStatusRequest>(router, op('getCategorySalesStatusTop'), ({ query, auth }) =>
-    categoryReport(knex, unscoped(query, auth, 'category'), config.STATISTICS_TOP_N),
+  mountOperation<CategoryStatusRequest>(router, op('getCategorySalesStatusTop'), ({ query, auth, res }) =>
+    // N is part of the key: copies configured differently never share an answer.
+    cached(res, 'category', `getCategorySalesStatusTop-${config.STATISTICS_TOP_N}`, unscoped(query, auth, 'category'), (q) =>
+      categoryReport(knex, q, config.STATISTICS_TOP_N),
+    ),
   );
-  mountOperation<CategoryStatusRequest>(router, op('getCategoryStatusList'), async ({ query, auth }) =>
-    list(await categoryReport(knex, unscoped(query, auth, 'category'))),
+  mountOperation<CategoryStatusRequest>(router, op('getCategoryStatusList'), ({ query, auth, res }) =>
+    cached(res, 'category', 'getCategoryStatusList', unscoped(query, auth, 'category'), async (q) => list(await categoryReport(knex, q))),
   );
   mountOperation<CategoryStatusRequest>(router, op('categoryStatusExcelDownload'), ({ query, auth, res }) =>
     download(
       res,
-      '카테고리별 현황',
+      '카테고리별',
       categoryColumns(query.agrtGb),
       categoryReportRows(knex, unscoped(query, auth, 'category')),
-      query.fileName,
+      query,
       'category-status',
     ),
   );
-  mountOperation<PayWayStatusRequest>(router, op('getPayWayStatusList'), async ({ query, auth }) =>
-    list(await payWayReport(knex, unscoped(query, auth, 'payment-method'))),
+  mountOperation<PayWayStatusRequest>(router, op('getPayWayStatusList'), ({ query, auth, res }) =>
+    cached(res, 'payway', 'getPayWayStatusList', unscoped(query, auth, 'payment-method'), async (q) => list(await payWayReport(knex, q))),
   );
   mountOperation<PayWayStatusRequest>(router, op('payWayStatusExcelDownload'), ({ query, auth, res }) =>
     download(
       res,
-      '결제수단별 현황',
+      '결제수단별',
       payWayColumns(query.agrtGb),
       payWayReportRows(knex, unscoped(query, auth, 'payment-method')),
-      query.fileName,
+      query,
       'pay-way-status',
     ),
   );
-  mountOperation<GoodsStatusRequest>(router, op('getGoodsStatusList'), async ({ query, auth }) =>
-    list(await goodsReport(knex, scoped(query, auth))),
+  mountOperation<GoodsStatusRequest>(router, op('getGoodsStatusList'), ({ query, auth, res }) =>
+    cached(res, 'goods', 'getGoodsStatusList', scoped(query, auth), async (q) => list(await goodsReport(knex, q))),
   );
-  mountOperation<GoodsStatusRequest>(router, op('downloadGoodsStatusExcel'), ({ query, auth, res }) =>
-    download(res, '상품별 현황', goodsColumns(query.agrtGb), goodsReportRows(knex, scoped(query, auth)), query.fileName, 'goods-status'),
+  mountOperation<GoodsStatusRequest>(router, op('downloadGoodsStatusExcel'), ({ query, auth, res }) => {
+    const conditions = scoped(query, auth);
+    return download(res, '상품별', goodsColumns(query.agrtGb), goodsReportRows(knex, conditions), conditions, 'goods-status');
+  });
+  mountOperation<EnterpriseStatusRequest>(router, op('getEnterpriseStatusList'), ({ query, auth, res }) =>
+    cached(res, 'entr', 'getEnterpriseStatusList', scoped(query, auth), async (q) => list(await enterpriseReport(knex, q))),
   );
-  mountOperation<EnterpriseStatusRequest>(router, op('getEnterpriseStatusList'), async ({ query, auth }) =>
-    list(await enterpriseReport(knex, scoped(query, auth))),
-  );
-  mountOperation<EnterpriseStatusRequest>(router, op('downloadEnterpriseStatusExcel'), ({ query, auth, res }) =>
-    download(
+  mountOperation<EnterpriseStatusRequest>(router, op('downloadEnterpriseStatusExcel'), ({ query, auth, res }) => {
+    const conditions = scoped(query, auth);
+    return download(
       res,
-      '공급사별 현황',
+      '공급사별',
       enterpriseColumns(query.agrtGb),
-      enterpriseReportRows(knex, scoped(query, auth)),
-      query.fileName,
+      enterpriseReportRows(knex, conditions),
+      conditions,
       'enterprise-status',
-    ),
-  );
+    );
+  });
 }

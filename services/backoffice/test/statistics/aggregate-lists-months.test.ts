@@ -166,19 +166,23 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     await expectEveryList(SPAN, '02');
   });
 
-  it('when the range holds whole months, then they are read from the monthly roll-ups and only the other days from the daily tables', async () => {
+  it('when the range holds whole months, then they are read from the monthly roll-ups and only the other days from the daily tables (every-site rows without a site condition, where the list has them)', async () => {
     const captured: Captured[] = [];
     const onQuery = (q: Captured) => captured.push({ sql: q.sql, bindings: q.bindings ?? [] });
     db.knex.on('query', onQuery);
     try {
       expect((await get(GOODS, { ...SPAN, agrtGb: '01', entrNo: 'E001' })).status).to.equal(200);
+      expect((await get(ENTERPRISE, { ...SPAN, agrtGb: '01' })).status).to.equal(200);
     } finally {
       db.knex.off('query', onQuery);
     }
     const sql = captured.map((c) => c.sql).join('\n');
-    expect(sql).to.include('`agg_goods_monthly`');
+    expect(sql).to.include('`agg_goods_monthly`').and.include('`agg_goods_daily`');
+    expect(sql).to.include('`agg_entr_monthly_all`').and.include('`agg_entr_daily_all`');
+    expect(sql).to.not.match(/`agg_entr_(daily|monthly)`/);
     const bindings = captured.flatMap((c) => c.bindings).filter((b): b is string => typeof b === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b));
-    // Monthly part [02-01, 03-01); daily parts [01-25, 02-01) and [03-01, 03-04).
-    expect(bindings).to.deep.equal(['2026-02-01', '2026-03-01', '2026-01-25', '2026-02-01', '2026-03-01', '2026-03-04']);
+    // Monthly part [02-01, 03-01); daily parts [01-25, 02-01) and [03-01, 03-04); the same for both lists.
+    const parts = ['2026-02-01', '2026-03-01', '2026-01-25', '2026-02-01', '2026-03-01', '2026-03-04'];
+    expect(bindings).to.deep.equal([...parts, ...parts]);
   });
 });

@@ -24,9 +24,14 @@ export const EVENT_SUMS_AS_COLUMNS = MEASURE_COLUMNS.map((c) => `${EVENT_MEASURE
 const joinsOf = (kind: ListKind) =>
   `JOIN goods g ON g.goods_no = e.goods_no${KEY_SOURCES[kind].joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;
 
-/** Naming both report kinds keeps the day's DELETE on the primary key `(agrt_gb_cd, agrt_dt, …)` instead of locking the whole table. */
+/**
+ * The day's per-site and (for the lists that have them) every-site rows. Naming both report kinds keeps each DELETE on the
+ * primary key `(agrt_gb_cd, agrt_dt, …)` instead of locking the whole table.
+ */
 export async function deleteListDay(db: Db, kind: ListKind, day: string): Promise<void> {
-  await db(LIST_AGGREGATES[kind].daily).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
+  const { daily, allSites } = LIST_AGGREGATES[kind];
+  for (const table of [daily, ...(allSites ? [allSites.daily] : [])])
+    await db(table).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
 }
 
 /**
@@ -42,11 +47,28 @@ function listDaySelect(kind: ListKind, withDay: boolean): string {
      GROUP BY e.agrt_gb_cd, e.site_no, ${keys}`;
 }
 
-/** One `INSERT … SELECT … GROUP BY` for one (kind, day); returns the number of rows written. */
+/**
+ * One `INSERT … SELECT … GROUP BY` for one (kind, day) from the events, then the day's
+ * every-site rows (when the list has them) from those per-site rows; returns the number of per-site rows written.
+ */
 export async function insertListDay(db: Db, kind: ListKind, day: string, [from, to]: TimeRange): Promise<number> {
   const table = LIST_AGGREGATES[kind];
-  const columns = ['agrt_gb_cd', 'agrt_dt', 'site_no', ...table.keys, ...table.attributes, ...MEASURE_COLUMNS].join(', ');
-  const result = await execute(db, `INSERT INTO ${table.daily} (${columns}) ${listDaySelect(kind, true)}`, [day, ...AGRT_GBS, from, to]);
+  const keys = [...table.keys, ...table.attributes].join(', ');
+  const measures = MEASURE_COLUMNS.join(', ');
+  const result = await execute(
+    db,
+    `INSERT INTO ${table.daily} (agrt_gb_cd, agrt_dt, site_no, ${keys}, ${measures}) ${listDaySelect(kind, true)}`,
+    [day, ...AGRT_GBS, from, to],
+  );
+  if (!table.allSites) return result.affectedRows;
+  await execute(
+    db,
+    `INSERT INTO ${table.allSites.daily} (agrt_gb_cd, agrt_dt, ${keys}, ${measures})
+     SELECT agrt_gb_cd, agrt_dt, ${keys}, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}
+     FROM ${table.daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ?
+     GROUP BY agrt_gb_cd, agrt_dt, ${keys}`,
+    [...AGRT_GBS, day],
+  );
   return result.affectedRows;
 }
 

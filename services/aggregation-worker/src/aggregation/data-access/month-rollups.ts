@@ -23,7 +23,6 @@ const lockMonth = (db: Db, kind: ListKind, month: string): Promise<void> => lock
 
 /** The roll-up's key: the daily key and the attributes recorded on each day. */
 const monthKeysOf = (kind: ListKind) => [...LIST_AGGREGATES[kind].keys, ...LIST_AGGREGATES[kind].attributes];
-const columnsOf = (kind: ListKind) => ['agrt_gb_cd', 'agrt_mon', 'site_no', ...monthKeysOf(kind)];
 
 /** A daily table and its monthly roll-up: the same keys, the sums, and the month's `day_cnt`. */
 export interface MonthRollup {
@@ -44,6 +43,20 @@ const listRollup = (kind: ListKind): MonthRollup => ({
   sums: MEASURE_COLUMNS,
   leading: { column: 'agrt_gb_cd', values: AGRT_GBS },
 });
+
+/** The same for the every-site rows (no site in the key), for the lists that have them. */
+const allSitesRollup = (kind: ListKind, allSites: { daily: string; monthly: string }): MonthRollup => ({
+  daily: allSites.daily,
+  monthly: allSites.monthly,
+  keys: ['agrt_gb_cd', ...monthKeysOf(kind)],
+  sums: MEASURE_COLUMNS,
+  leading: { column: 'agrt_gb_cd', values: AGRT_GBS },
+});
+
+const rollupsOf = (kind: ListKind): MonthRollup[] => {
+  const { allSites } = LIST_AGGREGATES[kind];
+  return [listRollup(kind), ...(allSites ? [allSitesRollup(kind, allSites)] : [])];
+};
 
 /**
  * Adds (`sign` 1) or takes away (`sign` -1) the daily rows of `day` to or from its month's
@@ -80,33 +93,42 @@ export async function dropEmptyMonthRows(db: Db, r: MonthRollup, day: string): P
  */
 export async function takeDayFromMonth(db: Db, kind: ListKind, day: string): Promise<number> {
   await lockMonth(db, kind, monthOf(day));
-  return applyDayToMonth(db, listRollup(kind), day, -1);
+  let taken = 0;
+  for (const r of rollupsOf(kind)) taken += await applyDayToMonth(db, r, day, -1);
+  return taken;
 }
 
 /** After the day's daily rows are written: add them to the month, then drop rows left with no day. */
 export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: number): Promise<void> {
-  await applyDayToMonth(db, listRollup(kind), day, 1);
-  // A first build took nothing out, so it cannot have emptied a key.
-  if (taken > 0) await dropEmptyMonthRows(db, listRollup(kind), day);
+  for (const r of rollupsOf(kind)) {
+    await applyDayToMonth(db, r, day, 1);
+    // A first build took nothing out, so it cannot have emptied a key.
+    if (taken > 0) await dropEmptyMonthRows(db, r, day);
+  }
 }
 
 /**
- * Rebuild one month's roll-up rows from its daily rows, for a month found to differ from them
+ * Rebuild one month's roll-up rows (per site and every site) from its daily rows, for a month found to differ from them
  * (a daily table changed by hand, or a roll-up written before the days it sums).
  */
 export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promise<number> {
   await lockMonth(db, kind, month);
-  await db(LIST_AGGREGATES[kind].monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: month }).delete();
-  const keys = monthKeysOf(kind).join(', ');
-  const result = await execute(
-    db,
-    `INSERT INTO ${LIST_AGGREGATES[kind].monthly} (${[...columnsOf(kind), ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
-     SELECT agrt_gb_cd, ?, site_no, ${keys}, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
-     FROM ${LIST_AGGREGATES[kind].daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
-     GROUP BY agrt_gb_cd, site_no, ${keys}`,
-    [month, ...AGRT_GBS, month, `${addMonths(month.slice(0, 7), 1)}-01`],
-  );
-  return result.affectedRows;
+  // The per-site rows written (the every-site rows follow them).
+  let written: number | undefined;
+  for (const r of rollupsOf(kind)) {
+    await db(r.monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: month }).delete();
+    const keys = r.keys.join(', ');
+    const result = await execute(
+      db,
+      `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
+       SELECT ${keys}, ?, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
+       FROM ${r.daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
+       GROUP BY ${keys}`,
+      [month, ...AGRT_GBS, month, `${addMonths(month.slice(0, 7), 1)}-01`],
+    );
+    written ??= result.affectedRows;
+  }
+  return written ?? 0;
 }
 
 export type MonthTotals = Totals & { day_cnt: number };

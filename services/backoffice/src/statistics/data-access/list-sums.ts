@@ -52,15 +52,18 @@ const SUMMED_MEASURES = MEASURE_FIELDS.map((m) => `SUM(p.${m}) AS ${m}`).join(',
  * 12 rows per key instead of 365). Each part is grouped on its own through its primary key
  * (agrtGb, date, site …) or a filter-led covering index, then the parts are summed again.
  * `narrow` adds the list's filters to every part, on alias `a`; the list's attributes (a goods'
- * supplier) are taken as their MAX per key. The roll-up rows equal the daily rows of their months (the worker
- * writes both in one transaction), so the numbers are those of the daily rows alone.
+ * supplier) are taken as their MAX per key. The roll-up rows equal the daily rows of their months, and the
+ * every-site rows (read without a site condition) the per-site rows of their day (the worker writes all of
+ * them in one transaction), so the numbers are those of the per-site daily rows alone.
  */
 function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
   const { keys, attributes: carried } = LIST_AGGREGATES[list];
+  // Without a site condition the every-site rows serve: one row per key instead of one per site.
+  const tables = (!scope.siteNo && LIST_AGGREGATES[list].allSites) || LIST_AGGREGATES[list];
   const { months, days } = splitWholeMonths(scope.range);
   const parts = [
-    ...(months ? [{ table: LIST_AGGREGATES[list].monthly, column: 'agrt_mon', range: months }] : []),
-    ...days.map((range) => ({ table: LIST_AGGREGATES[list].daily, column: 'agrt_dt', range })),
+    ...(months ? [{ table: tables.monthly, column: 'agrt_mon', range: months }] : []),
+    ...days.map((range) => ({ table: tables.daily, column: 'agrt_dt', range })),
   ].map(({ table, column, range }) => {
     const q = knex
       .from(`${table} as a`)

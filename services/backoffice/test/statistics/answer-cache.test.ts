@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { rebuildAggregate } from '@bo/aggregation-worker';
+import { DAILY_KINDS } from '@bo/contracts';
+import { createRedis } from '@bo/service-kit';
+import { TEST_JWT_SECRET, testLogger, type TestDatabase } from '@bo/testing';
+import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
+import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './helpers/arranged-data.ts';
+import { categoryRows, days, goodsRows } from './helpers/expected.ts';
+import { ADMIN_AUTH, BO, statisticsDatabase } from './helpers/statistics-app.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+const CATEGORY = `${BO}/v1/statistics/categoryStatus/getCategoryStatusList`;
+const GOODS = `${BO}/v1/statistics/goodsStatus/getGoodsStatusList`;
+const CATEGORY_TOP = `${BO}/v2/statistics/category/sales-status`;
+const RANGE = { startDate: '2026-01-28', endDate: '2026-02-03', agrtGb: '01' };
+const LATE_DAY = '2026-02-03';
+
+describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_CACHE_SECONDS)', function () {
+  this.timeout(60_000);
+  let db: TestDatabase;
+  let redis: Redis;
+  let a: Arranged;
+  const prefix = `t_answers_${randomBytes(4).toString('hex')}`;
+
+  const app = (client: Redis, topN = 10): Express =>
+    createBackofficeApp({
+      config: loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, REDIS_PREFIX: prefix, STATISTICS_TOP_N: String(topN) }),
+      logger: testLogger(),
+      knex: db.knex,
+      redis: client,
+    });
+  const get = (on: Express, path: string) => request(on).get(path).query(RANGE).set('Authorization', ADMIN_AUTH);
+  const cachedKeys = () => redis.keys(`${prefix}:stat-answer:*`);
+
+  before(async () => {
+    db = await statisticsDatabase('stats_answers');
+    a = arrange({ seed: 5150, orderDays: days('2026-01-26', '2026-02-05'), orders: 220, inflowDays: ['2026-01-30'], inflows: 10 });
+    await insertArranged(db.knex, a);
+    // The last day of the range is left unbuilt: building it later must change the answer.
+    await buildDailyAggregates(db.knex, '2026-01-28', '2026-02-02');
+    redis = createRedis(REDIS_URL, testLogger(), { failFast: true });
+    if (redis.status !== 'ready') await once(redis, 'ready');
+  });
+  after(async () => {
+    const keys = await cachedKeys();
+    if (keys.length) await redis.del(...keys);
+    await redis?.quit();
+    await db?.drop();
+  });
+
+  it('when a list is asked twice, and again after the worker builds one of its days, then each answer equals the recomputation of the days built then', async () => {
+    const shared = app(redis);
+    const builtBefore = days('2026-01-28', '2026-02-02');
+    const before = categoryRows(a, { agrtGb: '01', from: RANGE.startDate, to: RANGE.endDate, built: builtBefore });
+    const first = await get(shared, CATEGORY);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(first.body).to.deep.equal({ totalCount: before.length, payloads: before });
+    // The write is not awaited by the answer: wait until it lands.
+    for (let i = 0; i < 50 && !(await cachedKeys()).length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await cachedKeys(), 'the answer is kept').to.have.lengthOf(1);
+
+    // Another copy of the service (another app on the same Redis) is answered from the kept entry.
+    const second = await get(app(redis), CATEGORY);
+    expect(second.body).to.deep.equal(first.body);
+
+    for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day: LATE_DAY, requestedBy: 'cli' });
+    const after = categoryRows(a, { agrtGb: '01', from: RANGE.startDate, to: RANGE.endDate, built: [...builtBefore, LATE_DAY] });
+    expect(after, 'the late day changes the numbers').to.not.deep.equal(before);
+    const third = await get(shared, CATEGORY);
+    expect(third.body).to.deep.equal({ totalCount: after.length, payloads: after });
+  });
+
+  it('when two copies with a different N ask the TOP-N, then each gets its own N rows', async () => {
+    const expected = categoryRows(a, { agrtGb: '01', from: RANGE.startDate, to: RANGE.endDate, built: days('2026-01-28', LATE_DAY) });
+    expect(expected.length).to.be.greaterThan(4);
+    for (const n of [4, 2, 4]) {
+      const res = await get(app(redis, n), CATEGORY_TOP);
+      expect(res.body, `N = ${n}`).to.deep.equal(expected.slice(0, n));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
+  it('when Redis cannot be reached, then the list is computed and equals the recomputation', async () => {
+    const down = createRedis('redis://127.0.0.1:1/0', testLogger(), { failFast: true });
+    try {
+      const res = await get(app(down), GOODS);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const expected = goodsRows(a, { agrtGb: '01', from: RANGE.startDate, to: RANGE.endDate, built: days('2026-01-28', LATE_DAY) });
+      expect(res.body).to.deep.equal({ totalCount: expected.length, payloads: expected });
+    } finally {
+      down.disconnect();
+    }
+  });
+});
