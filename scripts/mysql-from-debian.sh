@@ -14,8 +14,18 @@ PORT="${MYSQL_TEST_PORT:-33806}"
 LIB="$ROOT/root/usr/lib/x86_64-linux-gnu"
 MYSQLD=("$LIB/ld-linux-x86-64.so.2" --library-path "$LIB" "$ROOT/root/usr/sbin/mysqld")
 
+running() { [ -f "$ROOT/run/mysqld.pid" ] && kill -0 "$(cat "$ROOT/run/mysqld.pid")" 2>/dev/null; }
+
 if [ "${1:-}" = stop ]; then
-  [ -f "$ROOT/run/mysqld.pid" ] && kill "$(cat "$ROOT/run/mysqld.pid")" && echo "stopped"
+  if running; then
+    kill "$(cat "$ROOT/run/mysqld.pid")"
+    for _ in $(seq 1 60); do running || break; sleep 1; done
+    echo "stopped"
+  fi
+  exit 0
+fi
+if running; then
+  echo "already running (pid $(cat "$ROOT/run/mysqld.pid")) on 127.0.0.1:$PORT"
   exit 0
 fi
 

@@ -2,8 +2,9 @@
  * `pnpm test [path …]`: the mocha suites, one package at a time (the machine has two cores and one
  * MariaDB), then one closing line `N passed, N failed`. Exit code 1 if anything failed.
  *
- * Without a path: a workspace typecheck, the README configuration-table, structure and formatting
- * checks, and every package.
+ * Without a path: a workspace typecheck, the README configuration-table, structure, lint and formatting
+ * checks, every package on MariaDB, then the database packages again on MySQL (a private server
+ * from Debian's packages, `scripts/mysql-from-debian.sh`; `TEST_MYSQL=skip` leaves it out).
  * With paths (relative to where the command was typed): a package folder runs that package, a
  * test file or a folder inside a package's `test/` runs only those files. A path that does not
  * exist or holds no test, and a run that executes no test at all, are failures with a message.
@@ -11,16 +12,21 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { typedArgs, usageError } from '@bo/service-kit';
 
 const root = join(import.meta.dirname, '..');
 // pnpm runs scripts from the workspace root; INIT_CWD is where the user typed the command.
 const typedIn = process.env.INIT_CWD ?? process.cwd();
 
 const USAGE = `usage: pnpm test [path …]
-  no path           typecheck, README configuration check and every package's suite
+  no path           typecheck, README configuration, structure, lint and formatting checks, every
+                    package's suite, then the database packages on MySQL (TEST_MYSQL=skip: not)
   services/member   one package
   services/member/test/staff-limit-change.test.ts
                     one test file (several paths may be given; folders inside test/ too)`;
+
+/** The packages whose tests talk to the database: run a second time on MySQL in a full run. */
+const DATABASE_PACKAGES = ['packages/db', 'packages/aggregates', 'services/aggregation-worker', 'services/backoffice', 'services/member'];
 
 /** The folders the structure check reads (the same as `pnpm lint:structure`). */
 const LINTED = ['packages', 'services', 'tools', 'bench', 'scripts', 'tests'];
@@ -48,8 +54,7 @@ interface Run {
 }
 
 function fail(message: string): never {
-  console.error(`${message}\n\n${USAGE}`);
-  process.exit(2);
+  return usageError(message, USAGE);
 }
 
 /** The package folder (relative to the root) that holds `path`, or undefined. */
@@ -87,10 +92,13 @@ function plan(args: string[]): Run[] {
 }
 
 /** Run a command, echo its output, resolve with the text and exit code. */
-function run(command: string, args: string[], cwd: string): Promise<{ text: string; code: number }> {
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ text: string; code: number }> {
   return new Promise((resolveRun) => {
     let text = '';
-    const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', TURBO_TELEMETRY_DISABLED: '1', ...env },
+    });
     child.stdout.on('data', (d: Buffer) => {
       process.stdout.write(d);
       text += d.toString();
@@ -100,7 +108,8 @@ function run(command: string, args: string[], cwd: string): Promise<{ text: stri
   });
 }
 
-const runs = plan(process.argv.slice(2));
+const args = typedArgs();
+const runs = plan(args);
 let passed = 0;
 let failed = 0;
 let pending = 0;
@@ -108,7 +117,7 @@ const failedParts: string[] = [];
 const count = (text: string, word: string) => Number(text.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
 
 // Type errors are test failures too: one check for the whole workspace.
-if (process.argv.length <= 2) {
+if (args.length === 0) {
   console.log('=== typecheck (all packages) ===');
   const packagesTypecheck = await run(join(root, 'node_modules/.bin/turbo'), ['run', 'typecheck', '--output-logs=errors-only'], root);
   const scriptsTypecheck = await run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], root);
@@ -120,6 +129,7 @@ if (process.argv.length <= 2) {
   const checks: [title: string, command: string, args: string[]][] = [
     ['README configuration table matches the config schemas', 'tsx', ['scripts/config-table.ts', '--check']],
     ['structure: no import cycle, layers one way (dependency-cruiser)', 'depcruise', ['--config', '.dependency-cruiser.cjs', ...LINTED]],
+    ['lint: typescript-eslint type-aware rules (eslint .)', 'eslint', ['.']],
     ['formatting (prettier --check)', 'prettier', ['--check', '--log-level', 'warn', '.']],
   ];
   for (const [title, command, args] of checks) {
@@ -134,9 +144,10 @@ if (process.argv.length <= 2) {
 }
 
 let testsRun = 0;
-for (const { dir, specs } of runs) {
-  console.log(`\n=== ${dir}${specs === 'all' ? '' : `: ${specs.join(' ')}`} ===`);
-  const output = await run(join(root, 'node_modules/.bin/mocha'), ['--no-color', ...(specs === 'all' ? [] : specs)], join(root, dir));
+/** One package's mocha run, counted into the totals. */
+async function runPackage(dir: string, specs: string[] | 'all', label: string, env: Record<string, string> = {}): Promise<void> {
+  console.log(`\n=== ${label}${specs === 'all' ? '' : `: ${specs.join(' ')}`} ===`);
+  const output = await run(join(root, 'node_modules/.bin/mocha'), ['--no-color', ...(specs === 'all' ? [] : specs)], join(root, dir), env);
   const p = count(output.text, 'passing');
   const f = count(output.text, 'failing');
   passed += p;
@@ -145,7 +156,25 @@ for (const { dir, specs } of runs) {
   testsRun += p + f;
   // A suite that crashed before reporting, or that found no test, counts as one failure, never as silence.
   if (output.code !== 0 && f === 0) failed += 1;
-  if (output.code !== 0) failedParts.push(dir);
+  if (output.code !== 0) failedParts.push(label);
+}
+
+for (const { dir, specs } of runs) await runPackage(dir, specs, dir);
+
+// MySQL as well as MariaDB (issue 17.8): the compose file ships MySQL, so the SQL must run on both.
+if (process.argv.length <= 2 && process.env.TEST_MYSQL === 'skip') console.log('\n=== MySQL run left out (TEST_MYSQL=skip) ===');
+else if (process.argv.length <= 2) {
+  const mysqlScript = join(root, 'scripts/mysql-from-debian.sh');
+  console.log("\n=== MySQL: starting a private server from Debian's packages ===");
+  const started = await run('bash', [mysqlScript], root);
+  if (started.code !== 0) {
+    failed += 1;
+    failedParts.push('MySQL server (scripts/mysql-from-debian.sh)');
+  } else {
+    const env = { TEST_DATABASE_URL: `mysql://root@127.0.0.1:${process.env.MYSQL_TEST_PORT ?? '33806'}/` };
+    for (const dir of DATABASE_PACKAGES) await runPackage(dir, 'all', `${dir} on MySQL`, env);
+    await run('bash', [mysqlScript, 'stop'], root);
+  }
 }
 
 if (testsRun === 0) {

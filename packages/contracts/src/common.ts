@@ -20,9 +20,25 @@ export const MonthString = (description = 'month (yyyy-MM, years 1900–2999)') 
 export const DateTimeString = (description = 'date-time (yyyy-MM-dd HH:mm:ss or ISO 8601)') =>
   Type.String({ format: 'local-date-time', description, examples: ['2026-05-01 10:00:00'] });
 
+/**
+ * A code parameter with a fixed set of values: an OpenAPI `enum` whose description (and
+ * `x-enumDescriptions`, which Swagger UI shows) says what each value means. A refused value is
+ * answered "must be one of …" with the allowed values (validator.ts).
+ */
+export const CodeEnum = <const V extends Record<string, string>>(what: string, meanings: V) =>
+  Type.Unsafe<Extract<keyof V, string>>({
+    type: 'string',
+    enum: Object.keys(meanings),
+    description: `${what}: ${Object.entries(meanings)
+      .map(([value, meaning]) => `${value} ${meaning}`)
+      .join(', ')}`,
+    'x-enumDescriptions': meanings,
+  });
+
 /** agrtGb: `01` order status, `02` sales status. */
-export const AgrtGb = Type.Union([Type.Literal('01'), Type.Literal('02')], {
-  description: 'aggregation code: 01 order, 02 sales',
+export const AgrtGb = CodeEnum('aggregation code', {
+  '01': 'order (order status: counted when ordered)',
+  '02': 'sales (sales status: counted when sold)',
 });
 export type AgrtGb = Static<typeof AgrtGb>;
 

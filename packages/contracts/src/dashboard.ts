@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CodeEnum } from './common.ts';
 
 /** Query fields no longer than their source columns (docs/data-model.md), so a typo fails as a validation error. */
 const Str = (description: string, maxLength: number) => Type.Optional(Type.String({ description, minLength: 1, maxLength }));
@@ -36,7 +37,7 @@ export type RestockNoticeStatus = Static<typeof RestockNoticeStatus>;
 export const QnaAnswerStatusRequest = Type.Object(
   {
     entrNo: EntrNo,
-    procStatCd: Type.Optional(Type.Union([Type.Literal('10'), Type.Literal('20')], { description: '10 awaiting, 20 answered' })),
+    procStatCd: Type.Optional(CodeEnum('question status (QNA_STAT)', { '10': 'awaiting an answer', '20': 'answered' })),
     userId: UserId,
   },
   { $id: 'QnaAnswerStatusRequest' },

@@ -25,6 +25,11 @@ export const ERRORS = {
   RATE_LIMITED: { code: '1429', message: 'Too many requests; try again after the time in Retry-After', httpStatus: 429 },
   INTERNAL: { code: '1500', message: 'An unexpected error occurred', httpStatus: 500 },
   UNAVAILABLE: { code: '1503', message: 'A dependency is unavailable; try again shortly', httpStatus: 503 },
+  READ_REPLICA_UNAVAILABLE: {
+    code: '1505',
+    message: 'No read replica is available or current enough; try again shortly',
+    httpStatus: 503,
+  },
   REQUEST_TIMEOUT: {
     code: '1504',
     message: 'The request took longer than the server allows; try again shortly or ask for less',

@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CodeEnum } from './common.ts';
 
 export const StaffDcLimIncDecRequest = Type.Object(
   {
     mbrNo: Type.String({ minLength: 1, maxLength: 20, description: 'member number' }),
-    rsrvUseGbCd: Type.Union([Type.Literal('10'), Type.Literal('20')], {
-      description: 'earn/use class (ME016): 10 increase, 20 decrease',
+    rsrvUseGbCd: CodeEnum('earn/use class (ME016)', {
+      '10': 'increase: restores limit (e.g. on a cancel)',
+      '20': 'decrease: uses limit (on an order)',
     }),
     ocurAmt: Type.Integer({ format: 'int64', minimum: 1, description: 'occurrence amount, a positive whole number' }),
     ordNo: Type.String({ minLength: 1, maxLength: 20, description: 'order number' }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AgrtGb, DateString, ListWrapper, MonthString } from './common.ts';
+import { AgrtGb, CodeEnum, DateString, ListWrapper, MonthString } from './common.ts';
 
 const Str = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
 /** A query condition no longer than its source column (docs/data-model.md), so a typo fails as a validation error. */
@@ -8,8 +8,9 @@ const Amount = (description: string) => Type.Number({ description });
 const Qty = (description: string) => Type.Integer({ format: 'int32', description });
 const Int64 = (description: string) => Type.Integer({ format: 'int64', description });
 
-export const CalendarType = Type.Union([Type.Literal('date'), Type.Literal('month')], {
-  description: 'date: one row per day; month: one row per month',
+export const CalendarType = CodeEnum('calendar type', {
+  date: 'one row per day (startDate, endDate)',
+  month: 'one row per month (startMonth, endMonth)',
 });
 
 const StdCtgNo = Cond('standard category number; matches the category and every category below it', 20);

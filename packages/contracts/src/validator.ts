@@ -71,6 +71,8 @@ export function toFieldErrors(
         .filter((x) => x.keyword === 'const' && x.instancePath === e.instancePath)
         .map((x) => JSON.stringify(x.params.allowedValue));
       message = allowed.length ? `must be one of ${allowed.join(', ')}` : 'is not valid';
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     } else if (e.keyword === 'format') {
       message = `must be a valid ${String(e.params.format)}`;
     }

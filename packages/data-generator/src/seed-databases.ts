@@ -11,7 +11,7 @@ import { createRandom } from './random.ts';
 import { detectLoadMethod, openSink, type LoadMethod, type RowSink } from './row-sink.ts';
 import { withoutScatteredIndexes } from './secondary-indexes.ts';
 
-/** Source tables of the bo database (DATA-MODEL.md section 2), parents first. */
+/** Source tables of the bo database (docs/data-model.md §2), parents first. */
 export const BO_SOURCE_TABLES = [
   'site',
   'entr',

@@ -88,6 +88,18 @@ export const ConfigFragments = {
       ['redis', 'rediss'],
     ),
     REDIS_PREFIX: Type.String({ default: 'bo', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', description: 'key prefix of every Redis key' }),
+    REDIS_SENTINELS: Type.String({
+      default: '',
+      pattern: '^([A-Za-z0-9_.-]+:[0-9]{1,5}(,[A-Za-z0-9_.-]+:[0-9]{1,5})*)?$',
+      description:
+        'comma-separated host:port of Redis Sentinels; when set, Redis is the master Sentinel names REDIS_SENTINEL_NAME (followed across a failover) and REDIS_URL gives only the database number and password',
+    }),
+    REDIS_SENTINEL_NAME: Type.String({
+      default: 'bo-redis',
+      minLength: 1,
+      pattern: '^[A-Za-z0-9_.-]+$',
+      description: 'the master name the Sentinels monitor (sentinel monitor <name> …)',
+    }),
   },
   jwt: {
     JWT_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'HS256 secret for back-office tokens' })),

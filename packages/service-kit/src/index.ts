@@ -12,3 +12,4 @@ export * from './http/metrics.ts';
 export * from './http/rate-limit.ts';
 export * from './http/request-time-limit.ts';
 export { corsFor, parseOrigins } from './http/security.ts';
+export { parseCommandLine, typedArgs, usageError } from './command-line.ts';

@@ -28,3 +28,6 @@ export {
 } from './aggregates/expected-period.ts';
 export { startPrivateMariaDb, startPrivateRedis, type PrivateMariaDb, type PrivateRedis, type PrivateServer } from './private-servers.ts';
 export { connectError, startService, timedRequest, type Answer, type ServiceName, type ServiceProcess } from './service-process.ts';
+export { startReplicatedMariaDb, type ReplicatedMariaDb } from './servers/replicated-mariadb.ts';
+export { renderGatewayConf, startNginxGateway, type GatewayUpstreams, type RunningGateway } from './servers/nginx-gateway.ts';
+export { startRedisWithSentinel, type RedisWithSentinel } from './servers/redis-sentinel.ts';

@@ -17,7 +17,7 @@ process.once('exit', () => {
 });
 
 /** An executable from PATH or the sbin folders (mariadbd lives in /usr/sbin, outside a user's PATH). */
-function executable(...names: string[]): string {
+export function executable(...names: string[]): string {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
   for (const name of names) for (const dir of dirs) if (dir && existsSync(join(dir, name))) return join(dir, name);
   throw new Error(`none of ${names.join(', ')} found in PATH or /usr/sbin`);
@@ -76,7 +76,7 @@ export interface PrivateServer {
  * One server process on `port` with its own directory `dir`, started now: started again by
  * `start()` (same port and data), ready when its output shows `readyLine`.
  */
-async function startedServer(o: {
+export async function startedServer(o: {
   label: string;
   command: string;
   args: string[];
@@ -114,9 +114,10 @@ export interface PrivateMariaDb extends PrivateServer {
 
 /**
  * A MariaDB server with a fresh data directory (mariadb-install-db, root without a password),
- * small enough to start in about a second: 64 MB buffer pool, 8 MB redo log, no binary log.
+ * small enough to start in about a second: 64 MB buffer pool, 8 MB redo log, no binary log
+ * unless it is to be part of a replication pair.
  */
-export async function startPrivateMariaDb(): Promise<PrivateMariaDb> {
+export async function startPrivateMariaDb(options: { replication?: { serverId: number } } = {}): Promise<PrivateMariaDb> {
   const dir = mkdtempSync(join(tmpdir(), 'bo-faults-mariadb-'));
   const datadir = join(dir, 'data');
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
@@ -141,6 +142,10 @@ export async function startPrivateMariaDb(): Promise<PrivateMariaDb> {
     '--skip-name-resolve',
     '--performance-schema=OFF',
     ...engine,
+    // A replication pair (servers/replicated-mariadb.ts): a row binary log with GTIDs on each.
+    ...(options.replication
+      ? [`--server-id=${options.replication.serverId}`, '--log-bin=mariadb-bin', '--binlog-format=ROW', '--log-slave-updates']
+      : []),
   ];
   const server = await startedServer({
     label: `private MariaDB on ${port}`,
@@ -165,7 +170,7 @@ export interface PrivateRedis extends PrivateServer {
  * default `everysec`, a busy disk lets Redis answer writes it has not written yet, for up to
  * two seconds: a SIGKILL then lost the last jobs queued here while the machine was loaded.)
  */
-export async function startPrivateRedis(options: { appendonly: boolean }): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: { appendonly: boolean; replicaOf?: number }): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'bo-faults-redis-'));
   const port = await freePort();
   const persistence = options.appendonly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
@@ -181,6 +186,11 @@ export async function startPrivateRedis(options: { appendonly: boolean }): Promi
     ...persistence,
     '--maxmemory-policy',
     'noeviction',
+    // A replica of another private Redis (servers/redis-sentinel.ts). Redis 7 waits 5 s for more
+    // replicas before a diskless full sync; a test's replica should hold the data at once.
+    '--repl-diskless-sync-delay',
+    '0',
+    ...(options.replicaOf ? ['--replicaof', '127.0.0.1', String(options.replicaOf)] : []),
   ];
   const server = await startedServer({
     label: `private Redis on ${port}`,

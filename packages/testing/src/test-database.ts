@@ -11,12 +11,18 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
+/** `_r<id>` when a CI run set TEST_RUN_ID: the run then drops exactly its own leftovers (scripts/test-databases.ts). */
+const runSuffix = () => {
+  const id = (process.env.TEST_RUN_ID ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, 16);
+  return id ? `_r${id}` : '';
+};
+
 /**
- * A fresh database `t_<label>_<random>` with the given migrations applied. Each test file
- * arranges its own rows in it and drops it at the end.
+ * A fresh database `t_<label>_<random>[_r<run>]` with the given migrations applied. Each test
+ * file arranges its own rows in it and drops it at the end.
  */
 export async function createTestDatabase(label: string, migrations: readonly Migration[]): Promise<TestDatabase> {
-  const name = `t_${label.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}`;
+  const name = `t_${label.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}${runSuffix()}`;
   const url = withDatabase(TEST_SERVER_URL, name);
   await ensureDatabase(url);
   const knex = createKnex(url, { poolMax: 20 });

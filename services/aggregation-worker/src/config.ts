@@ -67,11 +67,24 @@ export const workerConfigSchema = {
     default: 30_000,
     description: 'how often workers look for jobs whose worker died',
   }),
+  EVENT_RETENTION_MONTHS: Type.Integer({
+    minimum: 0,
+    maximum: 1200,
+    default: 0,
+    description:
+      'pnpm retention drops the ord_stat_evt and goods_inflow_log months older than this many months before the current one, each only once all its aggregates are built; 0 = keep every month',
+  }),
+  EVENT_PARTITIONS_AHEAD: Type.Integer({
+    minimum: 1,
+    maximum: 120,
+    default: 3,
+    description: 'pnpm retention keeps a month partition of each event table ready this many months ahead',
+  }),
 };
 
 /** Development-only queue-board credentials; any other environment must set its own. */
 export const DEV_DASHBOARD_USER = 'ops';
-export const DEV_DASHBOARD_PASSWORD = 'ops-local-only';
+export const DEV_DASHBOARD_PASSWORD = 'ops-local';
 
 function checkDashboardCredentials(c: { NODE_ENV: string; QUEUE_DASHBOARD_USER?: string; QUEUE_DASHBOARD_PASSWORD?: string }): string[] {
   if (c.NODE_ENV === 'development') return [];
@@ -111,3 +124,13 @@ export function queueBoardCredentials(config: WorkerConfig): { user: string; pas
     ? { user: DEV_DASHBOARD_USER, password: DEV_DASHBOARD_PASSWORD, isDevDefault }
     : { user: config.QUEUE_DASHBOARD_USER!, password: config.QUEUE_DASHBOARD_PASSWORD!, isDevDefault };
 }
+
+/** What the `retention` CLI needs: the bo database and its two settings. */
+export const retentionConfigSchema = {
+  ...ConfigFragments.common,
+  ...ConfigFragments.boDatabase,
+  EVENT_RETENTION_MONTHS: workerConfigSchema.EVENT_RETENTION_MONTHS,
+  EVENT_PARTITIONS_AHEAD: workerConfigSchema.EVENT_PARTITIONS_AHEAD,
+};
+
+export const loadRetentionConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(retentionConfigSchema, env, checkTimeZone);

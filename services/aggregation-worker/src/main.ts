@@ -1,5 +1,5 @@
 import { createKnex } from '@bo/db';
-import { createLogger, createRedis, installGracefulShutdown, runMain, startHttpServer } from '@bo/service-kit';
+import { createLogger, createRedis, sentinelsOf, installGracefulShutdown, runMain, startHttpServer } from '@bo/service-kit';
 import { createWorkerApp } from './app.ts';
 import { queueBoardCredentials, loadWorkerConfig } from './config.ts';
 import { createQueues } from './queue/queues.ts';
@@ -16,7 +16,7 @@ await runMain(async () => {
     });
   }
   const knex = createKnex(config.BO_DATABASE_URL, { poolMax: config.DB_POOL_MAX });
-  const redis = createRedis(config.REDIS_URL, logger);
+  const redis = createRedis(config.REDIS_URL, logger, sentinelsOf(config));
   const queues = createQueues(
     redis,
     { prefix: config.REDIS_PREFIX, attempts: config.AGG_JOB_ATTEMPTS, backoffMs: config.AGG_JOB_BACKOFF_MS },

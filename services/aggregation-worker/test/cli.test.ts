@@ -79,6 +79,6 @@ describe('aggregate CLI', () => {
   it('when asked for --help, then it prints the usage and exits 0', async () => {
     const { code, output } = await runCli('--help');
     expect(code).to.equal(0);
-    expect(output).to.include('Usage: pnpm aggregate -- --kind');
+    expect(output).to.include('Usage: pnpm aggregate --kind');
   });
 });

@@ -319,8 +319,8 @@ describe('nightly reconciliation row by row (issue 17.2)', () => {
 
   it('when two goods rows of a day trade amounts (the day total unchanged), then the day is found and rebuilt', async () => {
     const day = '2026-04-30';
-    const rows: { goods_no: string; site_no: string; agrt_gb_cd: string; ord_amt: number }[] = await db
-      .knex('agg_goods_daily')
+    const rows = await db
+      .knex<{ agrt_dt: string; goods_no: string; site_no: string; agrt_gb_cd: string; ord_amt: number }>('agg_goods_daily')
       .where({ agrt_dt: day, agrt_gb_cd: '01' })
       .andWhere('ord_amt', '>', 0)
       .orderBy(['site_no', 'goods_no'])

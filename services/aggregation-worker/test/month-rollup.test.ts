@@ -23,6 +23,8 @@ const MONTHLY_TABLE: Record<DailyKindName, string> = {
   goods: 'agg_goods_monthly',
   entr: 'agg_entr_monthly',
 };
+/** The lists with every-site rows (the goods list has none). */
+const ALL_SITES: DailyKindName[] = ['category', 'payway', 'entr'];
 const MEASURES = ['ord_amt', 'ord_qty', 'cncl_amt', 'cncl_qty', 'dc_amt_2nd', 'dc_amt_3rd'];
 
 const sortRows = (rows: AggRow[]) => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -45,6 +47,63 @@ function expectedMonthly(data: SourceData, kind: DailyKindName, month: string, b
     }
   }
   return sortRows([...groups.values()]);
+}
+
+/** Rows in one order whatever the order of their columns. */
+const sortCanonical = (rows: AggRow[]) => {
+  const canonical = (r: AggRow) =>
+    JSON.stringify(
+      Object.keys(r)
+        .sort()
+        .map((k) => [k, r[k]]),
+    );
+  return rows.sort((a, b) => canonical(a).localeCompare(canonical(b)));
+};
+
+/** Rows `rows` summed per their non-measure columns except `drop`, each sum counting its rows in `day_cnt` when asked. */
+function sumWithout(rows: AggRow[], drop: string[], extra: Record<string, string>, counted: boolean): AggRow[] {
+  const groups = new Map<string, AggRow>();
+  for (const row of rows) {
+    const head = Object.fromEntries(Object.entries(row).filter(([c]) => !MEASURES.includes(c) && !drop.includes(c)));
+    const key = JSON.stringify(head);
+    const zero: AggRow = { ...head, ...extra, ...Object.fromEntries(MEASURES.map((c) => [c, 0])), ...(counted ? { day_cnt: 0 } : {}) };
+    const sum = groups.get(key) ?? zero;
+    for (const c of MEASURES) sum[c] = (sum[c] as number) + (row[c] as number);
+    if (counted) sum.day_cnt = (sum.day_cnt as number) + 1;
+    groups.set(key, sum);
+  }
+  return sortCanonical([...groups.values()]);
+}
+
+/** The every-site rows recomputed from the events: each built day's expected rows without the site, and those per month. */
+function expectedAllSites(data: SourceData, kind: DailyKindName, month: string, built: readonly string[]) {
+  const days = built.filter((d) => d.slice(0, 7) === month.slice(0, 7));
+  const daily = days.flatMap((day) => sumWithout(expectedDaily(data, kind, day), ['site_no'], {}, false));
+  return { daily: sortCanonical(daily), monthly: sumWithout(daily, ['agrt_dt'], { agrt_mon: month }, true) };
+}
+
+/** Stored rows with dates as text and numbers as numbers, in the expectation's column order. */
+const normalised = (rows: AggRow[], dateColumn: string, counted: boolean): AggRow[] =>
+  sortCanonical(
+    rows.map((r) => {
+      const head = Object.fromEntries(Object.entries(r).filter(([c]) => !MEASURES.includes(c) && c !== 'day_cnt' && c !== dateColumn));
+      const dated = dateColumn === 'agrt_dt' ? { agrt_dt: String(r.agrt_dt), ...head } : { ...head, [dateColumn]: String(r[dateColumn]) };
+      return {
+        ...dated,
+        ...Object.fromEntries(MEASURES.map((c) => [c, Number(r[c])])),
+        ...(counted ? { day_cnt: Number(r.day_cnt) } : {}),
+      };
+    }),
+  );
+
+async function storedAllSites(db: TestDatabase, kind: DailyKindName, month: string) {
+  const table = MONTHLY_TABLE[kind].replace('_monthly', '');
+  const daily = (await db
+    .knex(`${table}_daily_all`)
+    .where('agrt_dt', '>=', month)
+    .andWhere('agrt_dt', '<', db.knex.raw('? + INTERVAL 1 MONTH', [month]))) as AggRow[];
+  const monthly = (await db.knex(`${table}_monthly_all`).where({ agrt_mon: month })) as AggRow[];
+  return { daily: normalised(daily, 'agrt_dt', false), monthly: normalised(monthly, 'agrt_mon', true) };
 }
 
 async function storedMonthly(db: TestDatabase, kind: DailyKindName, month: string): Promise<AggRow[]> {
@@ -74,6 +133,11 @@ describe('monthly roll-ups of the list aggregates', () => {
       for (const month of MONTHS) {
         const expected = expectedMonthly(data, kind, month, built);
         expect(await storedMonthly(db, kind, month), `${kind} ${month}`).to.deep.equal(expected);
+        if (!ALL_SITES.includes(kind)) continue;
+        const all = await storedAllSites(db, kind, month);
+        const allExpected = expectedAllSites(data, kind, month, built);
+        expect(all.daily, `${kind} ${month} every-site days`).to.deep.equal(allExpected.daily);
+        expect(all.monthly, `${kind} ${month} every-site month`).to.deep.equal(allExpected.monthly);
       }
     }
   };

@@ -13,9 +13,10 @@ export interface BackofficeDeps {
   /** The bo database: source tables (read-only) and the worker's aggregates. */
   knex: Knex;
   /**
-   * Holds the AI rate-limit counters (a fail-fast client: `createRedis(…, { failFast: true })`).
-   * Without it the AI operations are not rate limited; `main.ts` gives one whenever
-   * AI_RATE_LIMIT_PER_MINUTE is above 0.
+   * Holds the AI rate-limit counters and the aggregate-list answer cache (a fail-fast client:
+   * `createRedis(…, { failFast: true })`). Without it the AI operations are not rate limited and
+   * every list is computed; `main.ts` gives one whenever AI_RATE_LIMIT_PER_MINUTE or
+   * STATISTICS_ANSWER_CACHE_SECONDS is above 0.
    */
   redis?: Redis;
   /** The current instant; defaults to the system clock. Tests fix it to put rows exactly on a time-window boundary. */

@@ -1,3 +1,3 @@
 export { createBackofficeApp } from './app.ts';
 export { BO_PREFIX, type BackofficeDeps } from './deps.ts';
-export { loadBackofficeConfig, type BackofficeConfig } from './config.ts';
+export { loadBackofficeConfig, readReplicaOptions, type BackofficeConfig } from './config.ts';

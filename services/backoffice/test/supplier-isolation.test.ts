@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import * as XLSX from 'xlsx';
 import { operationsOf, type OperationSpec } from '@bo/contracts';
 import { bearer, type TestDatabase } from '@bo/testing';
 import { question, restockRequest, review } from './dashboard/fixtures.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './statistics/helpers/arranged-data.ts';
 import { days } from './statistics/helpers/expected.ts';
+import { readWorkbook } from './statistics/helpers/read-workbook.ts';
 import {
   ADMIN_AUTH,
   binary,
@@ -222,11 +222,7 @@ describe('supplier isolation: a supplier token sees only its own supplier on eve
       const raw = res.body as unknown;
       return { status: res.status, body: Buffer.isBuffer(raw) ? JSON.parse(raw.toString('utf8')) : raw };
     }
-    const book = XLSX.read(res.body as Buffer, { type: 'buffer' });
-    return {
-      status: 200,
-      body: XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]!]!, { header: 1, defval: null, raw: true }),
-    };
+    return { status: 200, body: (await readWorkbook(res.body as Buffer)).sheets[0]!.aoa };
   }
 
   before(async () => {

@@ -19,7 +19,8 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
   let db: TestDatabase;
   let member: MemberApp;
   const post = (app: MemberApp, key: string, body: object) => request(app.app).post(CHANGE_PATH).set('Idempotency-Key', key).send(body);
-  const keyRow = (key: string) => db.knex('staff_dc_lim_idem').where({ idem_key: key }).first();
+  type KeyRow = { idem_key: string; proc_stat: string; owner_id: string | null; reg_dtm: string; exp_dtm: string };
+  const keyRow = (key: string) => db.knex<KeyRow>('staff_dc_lim_idem').where({ idem_key: key }).first();
 
   /** Hold the member's limit row from the test's own transaction, so a change of that member waits honestly. */
   async function holdLimitRow(mbrNo: string): Promise<Knex.Transaction> {
@@ -172,7 +173,7 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
     await arrangeStaff(db.knex, { mbrNo: 'K8', limAmt: 50_000, rmndAmt: 20_000 });
     const from = localNow();
     await post(member, 'key-k8', change('K8', '20', 100));
-    const row = await keyRow('key-k8');
+    const row = (await keyRow('key-k8'))!;
     expect(row).to.include({ proc_stat: 'DONE', mbr_no: 'K8', resp_status: 200, owner_id: null });
     expect(row.reg_dtm >= from && row.reg_dtm <= localNow()).to.equal(true);
     const hours = (Date.parse(row.exp_dtm.replace(' ', 'T') + 'Z') - Date.parse(row.reg_dtm.replace(' ', 'T') + 'Z')) / 3_600_000;
@@ -258,12 +259,12 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
         // The rival holds the key record, so once the request's update of it runs, it waits.
         // (Inside the limit-change procedure: a transaction of this database in LOCK WAIT.)
         await until(async () => {
-          const [rows] = await db.knex.raw(
+          const [rows] = (await db.knex.raw(
             `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
               WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT'`,
             [db.name],
-          );
-          return rows[0].n > 0;
+          )) as [{ n: number }[]];
+          return rows[0]!.n > 0;
         }, 'the request to wait for the key record');
         // Closes the cycle: the rival now waits for the limit row the request holds.
         await rival('staff_dc_lim').where({ mbr_no: 'K14' }).forUpdate().first();
@@ -287,7 +288,7 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       try {
         first = post(patient, 'key-k13', body).then((r) => r);
         await until(async () => (await keyRow('key-k13'))?.proc_stat === 'PROCESSING', 'the first request to claim its key');
-        const firstOwner = (await keyRow('key-k13')).owner_id as string;
+        const firstOwner = (await keyRow('key-k13'))!.owner_id;
         // As if the first request's process had stalled for longer than its lease.
         await db.knex('staff_dc_lim_idem').where({ idem_key: 'key-k13' }).update({ lease_end_dtm: '2020-01-01 00:00:00' });
         second = post(patient, 'key-k13', body).then((r) => r);
@@ -295,7 +296,7 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       } finally {
         await lock.commit();
       }
-      const results = await Promise.all([first!, second!]);
+      const results = await Promise.all([first, second]);
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 900]);
       expect(results.find((r) => r.status === 900)!.body).to.include({ code: '6104', httpStatus: 409 });
       expect(await remainingOf(db.knex, 'K13')).to.equal(19_100);

@@ -159,7 +159,7 @@ describe('member service: every operation refuses outside callers, forged X-Forw
 
   const call = (server: RunningServer, op: OperationSpec, from: string, headers: Record<string, string> = {}) => {
     const sample = SAMPLES[op.operationId]!;
-    const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+    const query = sample.query ? `?${new URLSearchParams(sample.query).toString()}` : '';
     return sendFrom(server, from, {
       method: op.method === 'post' ? 'POST' : 'GET',
       path: `/api/member${op.path}${query}`,

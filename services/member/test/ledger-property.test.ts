@@ -64,7 +64,7 @@ describe('staff limit ledger property', () => {
         const succeeded = ops.filter((_, i) => responses[i]!.status === 200);
         responses.forEach((r, i) => {
           if (r.status !== 200) {
-            expect(r.body.code).to.equal('6102');
+            expect((r.body as { code: string }).code).to.equal('6102');
             expect(ops[i]!.rsrvUseGbCd).to.equal('20');
           }
         });

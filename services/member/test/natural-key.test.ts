@@ -22,9 +22,9 @@ describe('dcLimIncDec: the natural key of a change and the amounts of its answer
     return req.send(body);
   };
   const amounts = (res: request.Response) => ({
-    applied: res.headers['x-applied-amount'] as string | undefined,
-    remaining: res.headers['x-remaining-amount'] as string | undefined,
-    replayed: res.headers['idempotent-replayed'] as string | undefined,
+    applied: res.headers['x-applied-amount'],
+    remaining: res.headers['x-remaining-amount'],
+    replayed: res.headers['idempotent-replayed'],
   });
 
   before(async () => {

@@ -48,7 +48,7 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
       expect(row!.reg_dtm.slice(0, 19) >= from && row!.reg_dtm.slice(0, 19) <= to, `${row!.reg_dtm} within [${from}, ${to}]`).to.equal(
         true,
       );
-      const lim = await db.knex('staff_dc_lim').where({ mbr_no: 'D1' }).first('upd_dtm');
+      const lim = (await db.knex<{ mbr_no: string; upd_dtm: string }>('staff_dc_lim').where({ mbr_no: 'D1' }).first('upd_dtm'))!;
       expect(lim.upd_dtm >= from && lim.upd_dtm <= to).to.equal(true);
     });
 
@@ -108,7 +108,7 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
       });
       expect(await remainingOf(db.knex, 'R1')).to.equal(999);
       expect(await historyOf(db.knex, 'R1')).to.have.length(0);
-      const lim = await db.knex('staff_dc_lim').where({ mbr_no: 'R1' }).first('upd_dtm');
+      const lim = (await db.knex<{ mbr_no: string; upd_dtm: string }>('staff_dc_lim').where({ mbr_no: 'R1' }).first('upd_dtm'))!;
       expect(lim.upd_dtm).to.equal('2026-01-01 00:00:00');
     });
 
@@ -155,7 +155,7 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
         const res = await post(c.body);
         expect(res.status).to.equal(900);
         expect(res.body).to.include({ code: '1000', httpStatus: 400, isProcess: false });
-        expect((res.body.errors as { field: string }[]).map((e) => e.field)).to.include(c.field);
+        expect((res.body as { errors: { field: string }[] }).errors.map((e) => e.field)).to.include(c.field);
         expect(await remainingOf(db.knex, 'V1')).to.equal(5_000);
         expect(await historyOf(db.knex, 'V1')).to.have.length(0);
       });
@@ -175,7 +175,7 @@ describe('dcLimIncDec: staff discount limit increase and decrease', () => {
       it(`when the Idempotency-Key header is ${what}, then 900 with code 1000 naming Idempotency-Key`, async () => {
         const res = await request(member.app).post(CHANGE_PATH).set('Idempotency-Key', key).send(valid);
         expect(res.status).to.equal(900);
-        expect(res.body.errors).to.deep.equal([
+        expect((res.body as { errors: unknown }).errors).to.deep.equal([
           { field: 'Idempotency-Key', message: 'must be 1 to 200 visible ASCII characters, optionally in double quotes' },
         ]);
         expect(await remainingOf(db.knex, 'V1')).to.equal(5_000);

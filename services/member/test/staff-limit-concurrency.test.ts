@@ -45,7 +45,7 @@ describe('staff limit under concurrency', () => {
     );
 
     const ok = responses.filter((r) => r.status === 200);
-    const refused = responses.filter((r) => r.status === 900 && r.body.code === '6102');
+    const refused = responses.filter((r) => r.status === 900 && (r.body as { code: string }).code === '6102');
     expect(ok, 'successes').to.have.length(100);
     expect(refused, '6102 refusals').to.have.length(100);
     expect(await remainingOf(db.knex, 'RACE1')).to.equal(0);
@@ -75,7 +75,7 @@ describe('staff limit under concurrency', () => {
       while (racing) {
         const res = await request(server.url).get(STATUS_PATH).query({ mbrNo: 'RACE2' });
         expect(res.status).to.equal(200);
-        reads.push(res.body);
+        reads.push(res.body as { rmndAmt: number; limAmt: number });
       }
     });
     const responses = await Promise.all(ops.map((o, i) => post({ mbrNo: 'RACE2', ...o, ordNo: `MIX-${i}` })));

@@ -53,6 +53,6 @@ describe('getDsctLmtStatBO: read a staff discount limit', () => {
     const res = await get();
     expect(res.status).to.equal(900);
     expect(res.body).to.include({ code: '1000', httpStatus: 400 });
-    expect(res.body.errors).to.deep.equal([{ field: 'mbrNo', message: 'is required' }]);
+    expect((res.body as { errors: unknown }).errors).to.deep.equal([{ field: 'mbrNo', message: 'is required' }]);
   });
 });

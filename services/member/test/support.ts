@@ -57,7 +57,7 @@ export async function arrangeStaff(knex: Knex, s: Staff): Promise<void> {
 }
 
 export async function remainingOf(knex: Knex, mbrNo: string): Promise<number> {
-  const row = (await knex('staff_dc_lim').where({ mbr_no: mbrNo }).first('rmnd_amt')) as { rmnd_amt: number };
+  const row = (await knex<{ mbr_no: string; rmnd_amt: number }>('staff_dc_lim').where({ mbr_no: mbrNo }).first('rmnd_amt'))!;
   return row.rmnd_amt;
 }
 

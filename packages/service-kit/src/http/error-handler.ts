@@ -83,6 +83,9 @@ function databaseRefusal(err: unknown): DatabaseRefusal | undefined {
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; name?: string; code?: string; status?: number; inner?: { name?: string } };
+  // BO_READ_WHEN_NO_REPLICA=unavailable: the read pool refused rather than read the primary.
+  if (e?.name === 'ReadReplicaUnavailableError')
+    return new AppError('READ_REPLICA_UNAVAILABLE', { cause: err, isOperational: true, retryAfterSeconds: OVERLOAD_RETRY_AFTER_SECONDS });
   const refusal = databaseRefusal(err);
   if (refusal)
     return new AppError('UNAVAILABLE', {

@@ -53,6 +53,8 @@ export function calendarExtremes(schemas: (TObject | undefined)[]): fc.Arbitrary
 export interface JsonSchemaLike {
   type?: string;
   anyOf?: { const?: unknown }[];
+  /** A code parameter (CodeEnum in the contracts): a string of a fixed set. */
+  enum?: unknown[];
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -112,7 +114,7 @@ const fittedText = (schema: JsonSchemaLike): fc.Arbitrary<string> =>
  * bounds. These get past validation, so they are what reaches the SQL.
  */
 function fittedValue(schema: JsonSchemaLike): fc.Arbitrary<unknown> | undefined {
-  if (schema.type === 'string' && !schema.format && !schema.anyOf) return fittedText(schema);
+  if (schema.type === 'string' && !schema.format && !schema.anyOf && !schema.enum) return fittedText(schema);
   if (schema.type === 'integer' || schema.type === 'number') {
     const lo = schema.minimum ?? -(2 ** 31);
     const hi = schema.maximum ?? (schema.format === 'int64' ? Number.MAX_SAFE_INTEGER : 2 ** 31 - 1);
@@ -155,8 +157,8 @@ export function invalidValueFor(schema: JsonSchemaLike): fc.Arbitrary<unknown> {
           .map(([t, n]) => t.repeat(max + n)),
       );
     if (schema.minLength) options.push(fc.constant(''));
-    if (schema.anyOf) {
-      const allowed = new Set(schema.anyOf.map((s) => s.const));
+    if (schema.anyOf || schema.enum) {
+      const allowed = new Set(schema.enum ?? schema.anyOf!.map((s) => s.const));
       options.push(hostileText(200).filter((t) => !allowed.has(t)));
     }
   } else if (schema.type === 'integer' || schema.type === 'number') {

@@ -1,14 +1,13 @@
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { AGGREGATE_KINDS } from '@bo/contracts';
-import { createLogger, createRedis, runMain } from '@bo/service-kit';
+import { createLogger, createRedis, parseCommandLine, runMain, sentinelsOf, usageError } from '@bo/service-kit';
 import { describeTarget } from '../aggregation/model.ts';
 import { planRerun } from '../aggregation/rerun-plan.ts';
 import { enqueueBuilds } from '../queue/build-jobs.ts';
 import { createQueues } from '../queue/queues.ts';
 import { loadCliConfig } from '../config.ts';
 
-const USAGE = `Usage: pnpm aggregate -- --kind <kind> --from yyyy-MM-dd --to yyyy-MM-dd [--timeout seconds]
+const USAGE = `Usage: pnpm aggregate --kind <kind> --from yyyy-MM-dd --to yyyy-MM-dd [--timeout seconds]
 
 Queues one aggregation job per (kind, day) for the running aggregation worker(s), shows the
 progress and waits for them. Exits 0 when every job completed, 1 naming the jobs that failed
@@ -25,35 +24,23 @@ Environment: REDIS_URL, REDIS_PREFIX (the worker's), AGG_JOB_ATTEMPTS, AGG_JOB_B
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 await runMain(async () => {
-  // `pnpm aggregate -- --kind …` hands the separator through; everything after it is ours.
-  const argv = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      kind: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      timeout: { type: 'string', default: '3600' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
+  const values = parseCommandLine(USAGE, {
+    kind: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    timeout: { type: 'string', default: '3600' },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   const config = loadCliConfig();
   const plan = planRerun({ kind: values.kind, from: values.from, to: values.to }, config.AGG_RERUN_MAX_DAYS);
   const timeoutMs = Number(values.timeout) * 1000;
   if (!plan.ok || !(timeoutMs > 0)) {
     const errors = plan.ok ? [] : plan.errors;
     if (!(timeoutMs > 0)) errors.push({ field: 'timeout', message: 'must be a positive number of seconds' });
-    console.error(`Invalid arguments:\n${errors.map((e) => `  --${e.field} ${e.message}`).join('\n')}\n\n${USAGE}`);
-    process.exit(2);
+    usageError(`Invalid arguments:\n${errors.map((e) => `  --${e.field} ${e.message}`).join('\n')}`, USAGE);
   }
 
   const logger = createLogger('aggregate-cli', 'error');
-  const redis = createRedis(config.REDIS_URL, logger);
+  const redis = createRedis(config.REDIS_URL, logger, sentinelsOf(config));
   const queues = createQueues(
     redis,
     { prefix: config.REDIS_PREFIX, attempts: config.AGG_JOB_ATTEMPTS, backoffMs: config.AGG_JOB_BACKOFF_MS },

@@ -1,8 +1,9 @@
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AggregateJobData } from '@bo/contracts';
 import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
+import { refuseDroppedDay } from '../aggregation/event-retention.ts';
 import { rebuildAggregate, type RebuildResult } from '../aggregation/rebuild.ts';
 import { BUILD_QUEUE, SCHEDULE_QUEUE, type ScheduleJobData } from './queues.ts';
 import { runScheduled, type ScheduleRunDeps, type ScheduleRunResult } from './schedule-runs.ts';
@@ -48,6 +49,10 @@ export function startWorkers(
   const build = new Worker<AggregateJobData, RebuildResult>(
     BUILD_QUEUE,
     async (job) => {
+      // A day whose events the retention command dropped fails once, without retries.
+      await refuseDroppedDay(knex, job.data.kind, job.data.day).catch((err: Error) => {
+        throw new UnrecoverableError(err.message);
+      });
       const result = await rebuildAggregate(knex, { ...job.data, jobId: job.id }, { timeZone: s.timeZone });
       logger.info('aggregate built', { jobId: job.id, ...result, requestedBy: job.data.requestedBy });
       return result;

@@ -54,11 +54,11 @@ describe('dashboard: goods review status', () => {
       clockNow = new Date('2024-05-09T14:59:59.999Z'); // 2024-05-09 23:59:59.999 in Seoul
       const before = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
       expect(before.body).to.deep.equal(expectedRows(rows, { from: '2024-05-02 23:59:59', to: '2024-05-09 23:59:59' }));
-      expect(before.body[0].revCnt, 'from 2 May 23:59:59 to 9 May 23:59:59').to.equal(3);
+      expect((before.body as { revCnt: number }[])[0]!.revCnt, 'from 2 May 23:59:59 to 9 May 23:59:59').to.equal(3);
       clockNow = new Date('2024-05-09T15:00:00.000Z'); // 2024-05-10 00:00:00 in Seoul
       const after = await request(app).get(PATHS.review).set('Authorization', ADMIN_TOKEN);
       expect(after.body).to.deep.equal(expectedRows(rows, { from: '2024-05-03 00:00:00', to: '2024-05-10 00:00:00' }));
-      expect(after.body[0].revCnt, 'from 3 May 00:00:00 to 10 May 00:00:00').to.equal(3);
+      expect((after.body as { revCnt: number }[])[0]!.revCnt, 'from 3 May 00:00:00 to 10 May 00:00:00').to.equal(3);
     } finally {
       clockNow = NOW;
     }

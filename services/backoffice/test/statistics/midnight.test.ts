@@ -48,17 +48,17 @@ describe('statistics around midnight in Seoul', () => {
         .query({ calendarType: 'date', startDate: '2026-02-01', endDate: '2026-02-02', agrtGb: '01' })
         .set('Authorization', ADMIN_AUTH);
       expect(period.status, JSON.stringify(period.body)).to.equal(200);
-      const byDay = (period.body.payloads as { agrtDt: string }[]).map((r) => r.agrtDt);
+      const periodRows = (period.body as { payloads: { agrtDt: string }[] }).payloads;
+      const byDay = periodRows.map((r) => r.agrtDt);
       expect(byDay).to.deep.equal(['20260201', '20260202']);
-      for (const [i, day] of ['2026-02-01', '2026-02-02'].entries())
-        expect(period.body.payloads[i]).to.deep.include(periodRowOf(a, '01', {}, day));
+      for (const [i, day] of ['2026-02-01', '2026-02-02'].entries()) expect(periodRows[i]).to.deep.include(periodRowOf(a, '01', {}, day));
       for (const [day, hour] of [
         ['2026-02-01', 23],
         ['2026-02-02', 0],
       ] as const) {
         const hourly = await request(app).get(HOURLY_LIST).query({ targetDate: day, agrtGb: '01' }).set('Authorization', ADMIN_AUTH);
         expect(hourly.status).to.equal(200);
-        const row = hourly.body.payloads[hour];
+        const row = (hourly.body as { payloads: { ordAmt: number }[] }).payloads[hour]!;
         expect(row).to.deep.equal(hourRowOf(a, '01', {}, day, hour));
         expect(row.ordAmt, `${day} ${hour}h holds its edge event`).to.be.at.least(hour === 23 ? 1_111 : 2_222);
       }
