@@ -201,13 +201,16 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
   describe('lock conflicts', () => {
     let impatient: MemberApp;
     let patient: MemberApp;
+    let victim: MemberApp;
     before(() => {
       impatient = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '1', STAFF_LIMIT_MAX_ATTEMPTS: '1' });
       patient = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '1', STAFF_LIMIT_MAX_ATTEMPTS: '6' });
+      victim = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '30' });
     });
     after(async () => {
       await impatient.close();
       await patient.close();
+      await victim.close();
     });
 
     it('when the limit row stays locked past every attempt, then 900 with httpStatus 503, nothing applied, and the key is free for the retry', async () => {
@@ -242,10 +245,13 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       expect(await historyOf(db.knex, 'K12')).to.have.length(1);
     });
 
-    it('when the change deadlocks with a heavier transaction and is its victim, then it is retried whole and applied once', async () => {
+    it('when the change deadlocks with a heavier transaction and is its victim, then it is retried whole and applied once', async function () {
+      // Lock waits far longer than the steps below take on a loaded machine: only the deadlock
+      // (detected at once, whatever the wait) may end the request's waits, never a timeout.
+      this.timeout(90_000);
       await arrangeStaff(db.knex, { mbrNo: 'K14', limAmt: 50_000, rmndAmt: 20_000 });
       const gate = await holdLimitRow('K14');
-      const pending = post(member, 'key-k14', change('K14', '20', 1_100)).then((r) => r);
+      const pending = post(victim, 'key-k14', change('K14', '20', 1_100)).then((r) => r);
       await until(async () => (await keyRow('key-k14'))?.proc_stat === 'PROCESSING', 'the request to claim its key');
       // A rival that has written more rows (InnoDB rolls back the lighter side of a deadlock)
       // and holds the key's record, which the request updates last.
@@ -258,14 +264,18 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
         await gate.commit();
         // The rival holds the key record, so once the request's update of it runs, it waits.
         // (Inside the limit-change procedure: a transaction of this database in LOCK WAIT.)
-        await until(async () => {
-          const [rows] = (await db.knex.raw(
-            `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+        await until(
+          async () => {
+            const [rows] = (await db.knex.raw(
+              `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
               WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT'`,
-            [db.name],
-          )) as [{ n: number }[]];
-          return rows[0]!.n > 0;
-        }, 'the request to wait for the key record');
+              [db.name],
+            )) as [{ n: number }[]];
+            return rows[0]!.n > 0;
+          },
+          'the request to wait for the key record',
+          30_000,
+        );
         // Closes the cycle: the rival now waits for the limit row the request holds.
         await rival('staff_dc_lim').where({ mbr_no: 'K14' }).forUpdate().first();
         await rival.commit();
