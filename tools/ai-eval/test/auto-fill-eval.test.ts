@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { boSourceMigrations } from '@bo/db';
 import { ADMIN, bearer, createTestDatabase, TEST_JWT_SECRET, testLogger, type TestDatabase } from '@bo/testing';
-import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig } from '@bo/backoffice/ai-eval-api';
+import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig, categoryThresholds } from '@bo/backoffice/ai-eval-api';
 import { EVAL_TARGETS, evaluateAutoFill, pct, type EvalReport, type SetReport } from '../src/evaluate.ts';
 
 const AUTO_FILL = `${BO_PREFIX}/v2/goods/ai/getAiGoodsAutoFill`;
@@ -50,11 +50,7 @@ describe('AI auto-fill on the demo data', () => {
     db = await createTestDatabase('ai_eval_test', boSourceMigrations);
     const config = loadBackofficeConfig({ NODE_ENV: 'test' });
     report = await evaluateAutoFill(db, {
-      thresholds: {
-        minScore: config.AI_CATEGORY_MIN_SCORE,
-        minMargin: config.AI_CATEGORY_MIN_MARGIN,
-        candidateFloor: config.AI_CATEGORY_CANDIDATE_FLOOR,
-      },
+      thresholds: categoryThresholds(config),
       fuzzyMin: config.AI_BRAND_FUZZY_MIN,
       goodsPerLeaf: config.AI_CATEGORY_GOODS_PER_LEAF,
       halves: ['test'],
