@@ -28,7 +28,13 @@ export function candidateRows(cases: readonly LabelledCase[], masters: MasterInd
     const want = new Set(c.categories.map((p) => leafNoOf.get(p)));
     const { candidates } = analyseName(c.name, masters, thresholds);
     candidates.forEach((cand, i) => {
-      rows.push({ name: c.name, rank: i, inTree: want.size > 0, features: confidenceFeatures(candidates, i), right: want.has(cand.stdCtgNo) });
+      rows.push({
+        name: c.name,
+        rank: i,
+        inTree: want.size > 0,
+        features: confidenceFeatures(candidates, i),
+        right: want.has(cand.stdCtgNo),
+      });
     });
   }
   return rows;
@@ -128,3 +134,44 @@ export function decisionAt(
 }
 
 export { probability };
+
+/**
+ * Out-of-fold predictions: the names go to `folds` folds by their position in the labelled file
+ * (`names`, every name of the half, with or without candidates); each fold is scored by a model
+ * fitted on the others.
+ */
+export function outOfFold(
+  rows: readonly CandidateRow[],
+  names: readonly string[],
+  folds: number,
+): { p: number; right: boolean; inTree: boolean; rank: number }[] {
+  const foldOf = new Map(names.map((n, i) => [n, i % folds]));
+  const out: { p: number; right: boolean; inTree: boolean; rank: number }[] = [];
+  for (let k = 0; k < folds; k++) {
+    const m = fitLogistic(rows.filter((r) => foldOf.get(r.name) !== k));
+    for (const r of rows.filter((x) => foldOf.get(x.name) === k))
+      out.push({ p: probability(r.features, m), right: r.right, inTree: r.inTree, rank: r.rank });
+  }
+  return out;
+}
+
+/**
+ * The acceptance threshold: the lowest probability (in hundredths, from 0.30) whose out-of-fold
+ * accepted precision on the rows' names reaches `precision`; undefined when none does.
+ */
+export function chooseThreshold(
+  rows: readonly CandidateRow[],
+  cases: readonly LabelledCase[],
+  options: { folds: number; precision: number },
+): number | undefined {
+  const tops = outOfFold(
+    rows,
+    cases.map((c) => c.name),
+    options.folds,
+  ).filter((r) => r.rank === 0);
+  const inTree = cases.filter((c) => c.categories.length > 0).length;
+  for (let h = 30; h <= 99; h++) {
+    if (decisionAt(tops, inTree, cases.length - inTree, h / 100).precision >= options.precision) return h / 100;
+  }
+  return undefined;
+}

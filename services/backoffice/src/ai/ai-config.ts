@@ -74,7 +74,8 @@ export const aiConfigSchema = {
     minimum: 0,
     maximum: 1,
     default: 0.1,
-    description: 'similarity rule: and when it leads the best rival candidate by at least this (a sibling ruled out by distinguishing words is no rival)',
+    description:
+      'similarity rule: and when it leads the best rival candidate by at least this (a sibling ruled out by distinguishing words is no rival)',
   }),
   AI_CATEGORY_GOODS_PER_LEAF: Type.Integer({
     minimum: 0,

@@ -64,8 +64,16 @@ describe('AI auto-fill category signals', () => {
     // does not take a leaf clear of its sibling.
     before(() =>
       db.knex('goods').insert([
-        goodsRow('R1', { goods_nm: '나이키 줌 페가수스 41 남성 로드 러닝화 쿠셔닝 경량 데일리 트레이닝 조깅 마라톤 통기성 메쉬 발볼넓은', brand_no: 'B001', std_ctg_no: '02010101' }),
-        goodsRow('N1', { goods_nm: '나이키 에어포스1 07 로우 올화이트 남녀공용 스니커즈 데일리 캐주얼 커플 가죽 클래식 코디', brand_no: 'B001', std_ctg_no: '02010102' }),
+        goodsRow('R1', {
+          goods_nm: '나이키 줌 페가수스 41 남성 로드 러닝화 쿠셔닝 경량 데일리 트레이닝 조깅 마라톤 통기성 메쉬 발볼넓은',
+          brand_no: 'B001',
+          std_ctg_no: '02010101',
+        }),
+        goodsRow('N1', {
+          goods_nm: '나이키 에어포스1 07 로우 올화이트 남녀공용 스니커즈 데일리 캐주얼 커플 가죽 클래식 코디',
+          brand_no: 'B001',
+          std_ctg_no: '02010102',
+        }),
       ]),
     );
     after(() => db.knex('goods').whereIn('goods_no', ['R1', 'N1']).delete());
@@ -93,7 +101,6 @@ describe('AI auto-fill category signals', () => {
       expect(await fill('뉴발란스 운동화 그레이 260', rule)).to.not.have.property('stdCtgNo');
     });
   });
-
 
   it('when sizes, colours, capacities, counts and numbers are added to a name, then the candidates do not move', async () => {
     const plain = await fill('뉴발란스 러닝화');

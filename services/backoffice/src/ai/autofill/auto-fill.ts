@@ -73,7 +73,11 @@ function outsideBrandRoots(brand: BrandMatch, text: string, masters: MasterIndex
   if (!roots) return undefined;
   const ranked = masters.categories.rank(text, 5).filter((c) => c.similarity >= thresholds.candidateFloor);
   // The similarity rule whatever the configured rule: this brand check was tuned with it.
-  const top = acceptCategory(ranked, { minScore: thresholds.minScore, minMargin: thresholds.minMargin, candidateFloor: thresholds.candidateFloor });
+  const top = acceptCategory(ranked, {
+    minScore: thresholds.minScore,
+    minMargin: thresholds.minMargin,
+    candidateFloor: thresholds.candidateFloor,
+  });
   const root = top && masters.rootOf(top.stdCtgNo);
   if (!roots || !root || roots.has(root)) return undefined;
   return masters.categoryByNo.get(root)?.stdCtgNm;

@@ -54,7 +54,10 @@ export function confidenceFeatures(candidates: readonly CategoryCandidate[], i: 
     !c.ruledOut &&
     candidates.some(
       (o, j) =>
-        j !== i && !o.ruledOut && parentOf(o.stdCtgHierarchy) === parent && Math.abs(o.similarity - c.similarity) < CATEGORY_WEIGHTS.siblingWindow,
+        j !== i &&
+        !o.ruledOut &&
+        parentOf(o.stdCtgHierarchy) === parent &&
+        Math.abs(o.similarity - c.similarity) < CATEGORY_WEIGHTS.siblingWindow,
     );
   return {
     similarity: c.similarity,
@@ -73,7 +76,10 @@ export function probability(f: ConfidenceFeatures, model: CategoryCalibration = 
 }
 
 /** Each candidate's `score` becomes its calibrated probability (4 decimals); `similarity` keeps the raw score. */
-export function calibrate(candidates: readonly CategoryCandidate[], model: CategoryCalibration = CATEGORY_CALIBRATION): CategoryCandidate[] {
+export function calibrate(
+  candidates: readonly CategoryCandidate[],
+  model: CategoryCalibration = CATEGORY_CALIBRATION,
+): CategoryCandidate[] {
   return candidates.map((c, i) => ({ ...c, score: Math.round(probability(confidenceFeatures(candidates, i), model) * 10000) / 10000 }));
 }
 
