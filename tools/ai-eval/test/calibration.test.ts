@@ -88,7 +88,6 @@ describe('category calibration (fitted on the dev half)', () => {
 
   it('when the threshold is chosen by 5-fold cross-validation on dev (out-of-fold precision ≥ 95.5 %), then it is the default AI_CATEGORY_MIN_CONFIDENCE', () => {
     const config = loadBackofficeConfig({ NODE_ENV: 'test' });
-    expect(config.AI_CATEGORY_RULE).to.equal('probability');
     expect(chooseThreshold(rows, dev, { folds: 5, precision: 0.955 })).to.equal(config.AI_CATEGORY_MIN_CONFIDENCE);
   });
 });

@@ -46,10 +46,10 @@ export const aiConfigSchema = {
     description:
       'AI operations one user (token sub) may call per minute, all five together, counted in Redis across every copy; over it 900/1429 (httpStatus 429) with Retry-After; 0 = off. Redis down: not limited',
   }),
-  AI_CATEGORY_RULE: Type.Union([Type.Literal('probability'), Type.Literal('similarity')], {
-    default: 'probability',
+  AI_CATEGORY_RULE: Type.Union([Type.Literal('similarity'), Type.Literal('probability')], {
+    default: 'similarity',
     description:
-      'how auto-fill accepts the top category: probability = its calibrated probability of being right reaches AI_CATEGORY_MIN_CONFIDENCE; similarity = AI_CATEGORY_MIN_SCORE and AI_CATEGORY_MIN_MARGIN (the rule before the calibration)',
+      'how auto-fill accepts the top category: similarity = AI_CATEGORY_MIN_SCORE and AI_CATEGORY_MIN_MARGIN; probability = its calibrated probability of being right (the candidate score) reaches AI_CATEGORY_MIN_CONFIDENCE (on the held-out test half: more acceptance, precision 94.8 %, below the 95 % target)',
   }),
   AI_CATEGORY_MIN_CONFIDENCE: Type.Number({
     minimum: 0,

@@ -95,10 +95,11 @@ describe('AI auto-fill category signals', () => {
       for (const c of both.stdCtgCandidates.slice(0, 2)) expect(c.reason).to.not.include('구별하는 말');
     });
 
-    it('when the similarity rule is configured, then the sibling rule still decides the tie (the ruled-out sibling is no rival)', async () => {
-      const rule = { AI_CATEGORY_RULE: 'similarity' };
-      expect((await fill('나이키 페가수스 운동화 270 블랙', rule)).stdCtgNo).to.equal('02010101');
-      expect(await fill('뉴발란스 운동화 그레이 260', rule)).to.not.have.property('stdCtgNo');
+    it('when either acceptance rule is configured, then the sibling rule decides the tie (the ruled-out sibling is no rival)', async () => {
+      for (const rule of [{ AI_CATEGORY_RULE: 'similarity' }, { AI_CATEGORY_RULE: 'probability' }]) {
+        expect((await fill('나이키 페가수스 운동화 270 블랙', rule)).stdCtgNo, rule.AI_CATEGORY_RULE).to.equal('02010101');
+        expect(await fill('뉴발란스 운동화 그레이 260', rule), rule.AI_CATEGORY_RULE).to.not.have.property('stdCtgNo');
+      }
     });
   });
 
