@@ -67,7 +67,12 @@ export const StdCtgCandidate = Type.Object(
   {
     stdCtgNo: Type.String(),
     stdCtgHierarchy: Type.String({ description: 'A > B > C > D' }),
-    score: Type.Optional(Type.Number({ description: 'similarity score, 0..1' })),
+    score: Type.Optional(
+      Type.Number({
+        description: 'estimated probability (0..1) that this leaf is right, calibrated on a hand-labelled held-out set; see README',
+      }),
+    ),
+    similarity: Type.Optional(Type.Number({ description: 'the raw similarity (0..1) the candidates are ranked by' })),
     reason: Type.Optional(
       Type.String({ description: 'why this leaf: the words of the name found in its category names or in its nearest goods name' }),
     ),

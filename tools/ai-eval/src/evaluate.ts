@@ -8,6 +8,7 @@ import {
   OfflineProvider,
   type AutoFillContext,
   type CategoryThresholds,
+  type MasterIndex,
 } from '@bo/backoffice/ai-eval-api';
 import { brandMaster, checkCases, leafPaths, readHalf, type Half, type LabelledCase } from '../data/check-labels.ts';
 
@@ -104,10 +105,9 @@ export function readLabelled(halves: readonly Half[]): Map<Half, LabelledCase[]>
  * and every name goes through the same `autoFill` as a request.
  */
 export async function evaluateAutoFill(db: { url: string; knex: Knex }, options: EvalOptions): Promise<EvalReport> {
-  await seedDatabases({ boUrl: db.url, seed: DEMO_SIZE.seed, goods: DEMO_SIZE.goods, days: 1, events: 50, endDate: DATA_END_DAY });
-  const rows = await loadMasterRows(db.knex, { goodsPerLeaf: options.goodsPerLeaf });
+  const { masters, brands } = await loadEvalMasters(db, options);
   const ctx: AutoFillContext = {
-    masters: await buildMasterIndex(rows, { fuzzyMin: options.fuzzyMin, now: Date.now() }),
+    masters,
     provider: new OfflineProvider(),
     runner: new AiRunner({ concurrency: 1, maxQueue: 0, timeoutMs: 10_000 }),
     thresholds: options.thresholds,
@@ -117,7 +117,17 @@ export async function evaluateAutoFill(db: { url: string; knex: Knex }, options:
   for (const c of [...halves.values()].flat().slice(0, 30)) await autoFill(c.name, ctx);
   const sets: SetReport[] = [];
   for (const [half, cases] of halves) sets.push(await scoreSet(half, cases, ctx));
-  return { brands: rows.brands.length, leaves: ctx.masters.categories.size, goods: DEMO_SIZE.goods, sets };
+  return { brands, leaves: ctx.masters.categories.size, goods: DEMO_SIZE.goods, sets };
+}
+
+/** The demo data generated into `db` (empty, migrated), and the masters read from it as the service reads them. */
+export async function loadEvalMasters(
+  db: { url: string; knex: Knex },
+  options: { fuzzyMin: number; goodsPerLeaf: number },
+): Promise<{ masters: MasterIndex; brands: number }> {
+  await seedDatabases({ boUrl: db.url, seed: DEMO_SIZE.seed, goods: DEMO_SIZE.goods, days: 1, events: 50, endDate: DATA_END_DAY });
+  const rows = await loadMasterRows(db.knex, { goodsPerLeaf: options.goodsPerLeaf });
+  return { masters: await buildMasterIndex(rows, { fuzzyMin: options.fuzzyMin, now: Date.now() }), brands: rows.brands.length };
 }
 
 async function scoreSet(label: Half, cases: readonly LabelledCase[], ctx: AutoFillContext): Promise<SetReport> {

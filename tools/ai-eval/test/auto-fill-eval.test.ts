@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { boSourceMigrations } from '@bo/db';
 import { ADMIN, bearer, createTestDatabase, TEST_JWT_SECRET, testLogger, type TestDatabase } from '@bo/testing';
-import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig } from '@bo/backoffice/ai-eval-api';
+import { BO_PREFIX, createBackofficeApp, loadBackofficeConfig, categoryThresholds } from '@bo/backoffice/ai-eval-api';
 import { EVAL_TARGETS, evaluateAutoFill, pct, type EvalReport, type SetReport } from '../src/evaluate.ts';
 
 const AUTO_FILL = `${BO_PREFIX}/v2/goods/ai/getAiGoodsAutoFill`;
@@ -26,7 +26,10 @@ interface FillPayload {
 interface Candidate {
   stdCtgNo: string;
   stdCtgHierarchy: string;
+  /** Calibrated probability that the leaf is right. */
   score: number;
+  similarity: number;
+  reason: string;
 }
 
 /**
@@ -50,11 +53,7 @@ describe('AI auto-fill on the demo data', () => {
     db = await createTestDatabase('ai_eval_test', boSourceMigrations);
     const config = loadBackofficeConfig({ NODE_ENV: 'test' });
     report = await evaluateAutoFill(db, {
-      thresholds: {
-        minScore: config.AI_CATEGORY_MIN_SCORE,
-        minMargin: config.AI_CATEGORY_MIN_MARGIN,
-        candidateFloor: config.AI_CATEGORY_CANDIDATE_FLOOR,
-      },
+      thresholds: categoryThresholds(config),
       fuzzyMin: config.AI_BRAND_FUZZY_MIN,
       goodsPerLeaf: config.AI_CATEGORY_GOODS_PER_LEAF,
       halves: ['test'],
@@ -104,14 +103,46 @@ describe('AI auto-fill on the demo data', () => {
       return (res.body as { payload: FillPayload }).payload;
     };
 
-    it('when a Nike shoe is named by its line, size and colour, then the shoe leaves under 신발 > 운동화 lead and none is guessed', async () => {
-      const p = await fill('[공식] 나이키 에어맥스 97 운동화 270mm 블랙');
-      expect(p.brandNm).to.equal('나이키');
-      expect(p.stdCtgCandidates[0]!.stdCtgHierarchy).to.contain('신발 > 운동화');
+    it('when a Nike shoe is named by its line, then no 운동화 leaf is guessed while the catalogue’s goods do not tell them apart; once they do, the line word picks the leaf', async () => {
+      const name = '[공식] 나이키 에어맥스 97 운동화 270mm 블랙';
+      const before = await fill(name);
+      expect(before.brandNm).to.equal('나이키');
+      expect(before.stdCtgCandidates[0]!.stdCtgHierarchy).to.contain('신발 > 운동화');
       // Every candidate is footwear: neither 270mm nor 블랙 pulls toward 에어매트 or 슬랙스.
-      for (const c of p.stdCtgCandidates) expect(c.stdCtgHierarchy).to.match(/신발 > (운동화|아동운동화)|아동신발/);
-      // 운동화 names four leaves equally: the seller picks one.
-      expect(p).to.not.have.property('stdCtgNo');
+      for (const c of before.stdCtgCandidates) expect(c.stdCtgHierarchy).to.match(/신발 > (운동화|아동운동화)|아동신발/);
+      // 운동화 names four sibling leaves alike and no demo goods name carries 에어맥스: no evidence, no guess.
+      expect(before).to.not.have.property('stdCtgNo');
+      for (const c of before.stdCtgCandidates) expect(c.score).to.be.below(0.5);
+
+      // The catalogue lists its Air Max under 러닝화 and its Air Force under 스니커즈, in long names as sellers write them.
+      const leafOf = async (nm: string) =>
+        ((await db.knex('std_ctg').where({ std_ctg_nm: nm, leaf_yn: 'Y' }).first()) as { std_ctg_no: string }).std_ctg_no;
+      const template = (await db.knex('goods').orderBy('goods_no').first()) as Record<string, unknown>;
+      const nike = (await db.knex('brand').where({ brand_nm: '나이키' }).first()) as { brand_no: string };
+      const goods = (goods_no: string, goods_nm: string, std_ctg_no: string) => ({
+        ...template,
+        goods_no,
+        goods_nm,
+        std_ctg_no,
+        brand_no: nike.brand_no,
+      });
+      await db
+        .knex('goods')
+        .insert([
+          goods('GD9101', '나이키 에어맥스 270 남성 러닝화 쿠셔닝 경량 데일리 조깅 트레이닝 블랙', await leafOf('러닝화')),
+          goods('GD9102', '나이키 에어포스1 07 로우 남녀공용 스니커즈 데일리 캐주얼 커플 화이트', await leafOf('스니커즈')),
+        ]);
+      try {
+        app = aiApp(db); // a fresh masters cache that has read the new goods
+        const after = await fill(name);
+        expect(after.stdCtgHierarchy).to.equal('패션잡화 > 신발 > 운동화 > 러닝화');
+        expect(after.stdCtgCandidates[0]!.score).to.be.at.least(0.5);
+        const force = await fill('나이키 에어포스1 로우 운동화 올화이트 265');
+        expect(force.stdCtgHierarchy).to.equal('패션잡화 > 신발 > 운동화 > 스니커즈');
+      } finally {
+        await db.knex('goods').whereIn('goods_no', ['GD9101', 'GD9102']).delete();
+        app = aiApp(db);
+      }
     });
 
     it('when the name carries the leaf word, then that leaf is accepted (스니커즈, 배, 압력밥솥)', async () => {

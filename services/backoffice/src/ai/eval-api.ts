@@ -13,3 +13,14 @@ export { AiRunner } from './provider/ai-runner.ts';
 export { OfflineProvider } from './provider/offline-provider.ts';
 export { loadMasterRows } from './data-access/masters.ts';
 export type { MasterRows } from './model.ts';
+export { analyseName } from './autofill/auto-fill.ts';
+export {
+  CATEGORY_CALIBRATION,
+  FEATURE_NAMES,
+  confidenceFeatures,
+  probability,
+  type CategoryCalibration,
+  type ConfidenceFeatures,
+} from './autofill/category-confidence.ts';
+export type { MasterIndex } from './autofill/master-index.ts';
+export { categoryThresholds } from './ai-config.ts';

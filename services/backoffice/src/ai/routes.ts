@@ -11,6 +11,7 @@ import {
 import { mountOperation, redisRateLimit, type OperationHandler } from '@bo/service-kit';
 import type { BackofficeDeps } from '../deps.ts';
 import { createAiComponent } from './ai-component.ts';
+import { categoryThresholds } from './ai-config.ts';
 import { autoFillAnswer } from './autofill/auto-fill.ts';
 import { describeGoods } from './description/goods-description.ts';
 import { recommendedGoods } from './list/ai-goods-list.ts';
@@ -69,7 +70,7 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
       masters: await ai.masters.get(),
       provider: ai.provider,
       runner: ai.runner,
-      thresholds: { minScore: c.AI_CATEGORY_MIN_SCORE, minMargin: c.AI_CATEGORY_MIN_MARGIN, candidateFloor: c.AI_CATEGORY_CANDIDATE_FLOOR },
+      thresholds: categoryThresholds(c),
     });
     if (!answer.message) return answer.payload;
     // A fallback is still a success; its envelope says where the answer came from.

@@ -4,7 +4,8 @@ import type { AiProvider, NameAnalysis } from '../provider/types.ts';
 import type { AiRunner } from '../provider/ai-runner.ts';
 import { cleanDisplayName, foldCase } from '../text/normalise.ts';
 import type { BrandMatch } from './brand-matcher.ts';
-import { acceptCategory, type CategoryThresholds } from './category-classifier.ts';
+import type { CategoryThresholds } from './category-classifier.ts';
+import { acceptCategory, calibrate } from './category-confidence.ts';
 import { categoryText } from './category-text.ts';
 import { ruleBasedListing } from './listing-text.ts';
 import type { MasterIndex } from './master-index.ts';
@@ -43,8 +44,9 @@ export function analyseName(productName: string, masters: MasterIndex, threshold
     };
     candidates = masters.categories.rank(text, 5);
   }
-  // A leaf barely like the name is no candidate a merchandiser should be shown.
-  candidates = candidates.filter((c) => c.score >= thresholds.candidateFloor);
+  // A leaf barely like the name (similarity below the floor) is no candidate a merchandiser
+  // should be shown; each listed candidate's score is its calibrated probability.
+  candidates = calibrate(candidates.filter((c) => c.similarity >= thresholds.candidateFloor));
   const accepted = acceptCategory(candidates, thresholds);
   const attNames = accepted ? masters.attributesOf(accepted.stdCtgNo).map((a) => a.attNm) : GENERIC_ATTRIBUTES;
   const attributeWords = [...new Set(attNames.map((n) => attributeValue(n, productName)).filter((v): v is string => !!v))];
@@ -69,7 +71,13 @@ function outsideBrandRoots(brand: BrandMatch, text: string, masters: MasterIndex
   if ((brand.matchedText?.length ?? 0) > 3) return undefined;
   const roots = masters.brandRoots(brand.brandNo!);
   if (!roots) return undefined;
-  const top = acceptCategory(masters.categories.rank(text, 5), thresholds);
+  const ranked = masters.categories.rank(text, 5).filter((c) => c.similarity >= thresholds.candidateFloor);
+  // The similarity rule whatever the configured rule: this brand check was tuned with it.
+  const top = acceptCategory(ranked, {
+    minScore: thresholds.minScore,
+    minMargin: thresholds.minMargin,
+    candidateFloor: thresholds.candidateFloor,
+  });
   const root = top && masters.rootOf(top.stdCtgNo);
   if (!roots || !root || roots.has(root)) return undefined;
   return masters.categoryByNo.get(root)?.stdCtgNm;
@@ -148,7 +156,13 @@ export function verify(a: NameAnalysis, proposal: AiAutoFillModelOutput, masters
     brandMatchStatus: brand.status,
     brandConfidence: brand.confidence,
     brandReason: brand.reason,
-    stdCtgCandidates: a.candidates,
+    stdCtgCandidates: a.candidates.map(({ stdCtgNo, stdCtgHierarchy, score, similarity, reason }) => ({
+      stdCtgNo,
+      stdCtgHierarchy,
+      score,
+      similarity,
+      reason,
+    })),
     content: pick('content', 5000),
     citations: [],
     schPsbYn: 'Y',

@@ -25,14 +25,32 @@ export interface GoodsExample {
 export interface CategoryCandidate {
   stdCtgNo: string;
   stdCtgHierarchy: string;
+  /** Estimated probability that this leaf is right (`category-confidence.ts`); the similarity until calibrated. */
   score: number;
+  /** The raw similarity 0..1 the leaf was ranked by. */
+  similarity: number;
   /** The words of the name this leaf matched, in its category names or its nearest goods name. */
   reason?: string;
+  /** How many words of the name the reason finds in the leaf's category names. */
+  categoryWords?: number;
+  /**
+   * When the leading leaves were siblings within the window: the words of the name found in this
+   * leaf's goods or category names and in none of the tied siblings' (set on the leaf they chose).
+   */
+  siblingWords?: string[];
+  /** A tied sibling that the other sibling's distinguishing words ruled out. */
+  ruledOut?: boolean;
+  /** The leading leaves are siblings within the window and no word tells them apart. */
+  siblingTie?: boolean;
 }
 
 export interface CategoryThresholds {
+  /** Similarity rule: least similarity of the top leaf… */
   minScore: number;
+  /** …and least lead over the best rival. */
   minMargin: number;
+  /** When set, the probability rule instead: least calibrated probability (`score`) of the top leaf. */
+  minConfidence?: number;
   /** Candidates below this similarity are not listed at all. */
   candidateFloor: number;
 }
@@ -45,9 +63,19 @@ export interface CategoryWeights {
   goods: number;
   /** Most the brand's own goods can add, for a leaf holding all of them. */
   brand: number;
+  /** Sibling leaves whose similarity is within this of the top one are tied (the sibling rule looks at them). */
+  siblingWindow: number;
+  /** A word tells siblings apart only when the goods or category names of at most this many leaves in the whole tree carry it. */
+  siblingWordLeaves: number;
 }
 
-export const CATEGORY_WEIGHTS: CategoryWeights = { levels: [1, 0.85, 0.55, 0.3], goods: 0.4, brand: 0.1 };
+export const CATEGORY_WEIGHTS: CategoryWeights = {
+  levels: [1, 0.85, 0.55, 0.3],
+  goods: 0.4,
+  brand: 0.1,
+  siblingWindow: 0.1,
+  siblingWordLeaves: 2,
+};
 
 export const hierarchyText = (path: readonly string[]): string => path.join(' > ');
 
@@ -88,6 +116,8 @@ export class CategoryClassifier {
   /** brand → node → number of the brand's goods under that node, and the brand's total. */
   private readonly brandCounts = new Map<string, Map<number, number>>();
   private readonly brandTotals = new Map<string, number>();
+  /** word (2+ characters) → the leaves whose goods names or own category name carry it. */
+  private readonly wordLeaves = new Map<string, Set<number>>();
 
   /** Build the classifier; the goods names are counted and indexed in slices (see `mapInSlices`). */
   static async build(leaves: readonly LeafCategory[], examples: readonly GoodsExample[] = []): Promise<CategoryClassifier> {
@@ -128,6 +158,9 @@ export class CategoryClassifier {
       nodeNames.flatMap((n) => n.split('/')),
       leafGrams,
     );
+    this.leaves.forEach((entry, li) => {
+      for (const part of entry.leaf.path.at(-1)!.name.split('/')) this.noteWord(words(part).join(''), li);
+    });
     for (const name of nodeNames) {
       this.nodes.push(
         name
@@ -143,6 +176,7 @@ export class CategoryClassifier {
     const leaf = this.leafIndex.get(e.stdCtgNo)!;
     this.exampleLeaf.push(leaf);
     this.exampleWords.push(words(e.text));
+    for (const w of this.exampleWords[i]!) this.noteWord(w, leaf);
     for (const [gram, w] of this.embeddings.weigh(counts)) {
       let list = this.postings.get(gram);
       if (!list) this.postings.set(gram, (list = []));
@@ -153,6 +187,13 @@ export class CategoryClassifier {
     if (!brandCounts) this.brandCounts.set(e.brandNo, (brandCounts = new Map<number, number>()));
     for (const node of this.leaves[leaf]!.nodes) brandCounts.set(node, (brandCounts.get(node) ?? 0) + 1);
     this.brandTotals.set(e.brandNo, (this.brandTotals.get(e.brandNo) ?? 0) + 1);
+  }
+
+  private noteWord(word: string, leaf: number): void {
+    if (word.length < 2) return;
+    let set = this.wordLeaves.get(word);
+    if (!set) this.wordLeaves.set(word, (set = new Set<number>()));
+    set.add(leaf);
   }
 
   get size(): number {
@@ -178,7 +219,7 @@ export class CategoryClassifier {
     const brandCounts = brandNo ? this.brandCounts.get(brandNo) : undefined;
     const brandTotal = brandNo ? (this.brandTotals.get(brandNo) ?? 0) : 0;
 
-    const scored: CategoryCandidate[] = [];
+    const scored: { li: number; similarity: number }[] = [];
     this.leaves.forEach((entry, li) => {
       let path = 0;
       entry.nodes.forEach((node, level) => {
@@ -193,19 +234,71 @@ export class CategoryClassifier {
         const share = entry.nodes.slice(0, 3).reduce((s, node) => s + (brandCounts.get(node) ?? 0), 0) / (3 * brandTotal);
         score = Math.min(1, score + w.brand * share);
       }
-      if (score > 0) scored.push({ stdCtgNo: entry.leaf.stdCtgNo, stdCtgHierarchy: entry.hierarchy, score });
+      if (score > 0) scored.push({ li, similarity: Math.round(score * 10000) / 10000 });
     });
-    return scored
-      .sort((a, b) => b.score - a.score || a.stdCtgNo.localeCompare(b.stdCtgNo))
-      .slice(0, k)
-      .map((c) => {
-        const li = this.leafIndex.get(c.stdCtgNo)!;
-        return { ...c, score: Math.round(c.score * 10000) / 10000, reason: this.reasonOf(li, [...written], example.get(li)) };
-      });
+    const ranked = scored.sort(
+      (a, b) => b.similarity - a.similarity || this.leaves[a.li]!.leaf.stdCtgNo.localeCompare(this.leaves[b.li]!.leaf.stdCtgNo),
+    );
+    const sibling = this.siblingRule(ranked, [...written]);
+    return sibling.order.slice(0, k).map(({ li, similarity }) => {
+      const found = this.reasonOf(li, [...written], example.get(li));
+      const reason =
+        sibling.chosen === li ? `${found.reason}; 같은 상위 분류의 다른 분류와 구별하는 말: ${sibling.words!.join(', ')}` : found.reason;
+      const categoryWords = found.inPath;
+      const c: CategoryCandidate = {
+        stdCtgNo: this.leaves[li]!.leaf.stdCtgNo,
+        stdCtgHierarchy: this.leaves[li]!.hierarchy,
+        score: similarity,
+        similarity,
+        reason,
+        categoryWords,
+      };
+      if (sibling.chosen === li) c.siblingWords = sibling.words;
+      if (sibling.ruledOut.has(li)) c.ruledOut = true;
+      if (sibling.tie && li === sibling.order[0]!.li) c.siblingTie = true;
+      return c;
+    });
+  }
+
+  /**
+   * The sibling rule: when the leaves within `siblingWindow` of the top one include siblings of
+   * it (same parent: 러닝화 and 스니커즈 under 운동화), the path cannot tell them apart. A word of
+   * the name that the goods or category names of exactly one of those siblings carry, and of few
+   * leaves in the whole tree (a product-line word such as 에어맥스, not 에어 or 프리미엄), decides:
+   * that leaf goes first and the other tied siblings are ruled out. Words for two of them, or for
+   * none, leave the tie as it is (`tie`).
+   */
+  private siblingRule(
+    ranked: readonly { li: number; similarity: number }[],
+    nameWords: readonly string[],
+  ): { order: { li: number; similarity: number }[]; chosen?: number; words?: string[]; ruledOut: Set<number>; tie: boolean } {
+    const none = { order: [...ranked], ruledOut: new Set<number>(), tie: false };
+    const top = ranked[0];
+    if (!top) return none;
+    const parentOf = (li: number) => this.leaves[li]!.nodes[1];
+    const parent = parentOf(top.li);
+    if (parent === undefined) return none;
+    const group = ranked.filter((c) => top.similarity - c.similarity < CATEGORY_WEIGHTS.siblingWindow && parentOf(c.li) === parent);
+    if (group.length < 2) return none;
+    const members = new Set(group.map((c) => c.li));
+    const distinct = group.map((c) => ({
+      c,
+      words: nameWords.filter((w) => {
+        const leaves = this.wordLeaves.get(w);
+        if (!leaves?.has(c.li) || leaves.size > CATEGORY_WEIGHTS.siblingWordLeaves) return false;
+        for (const other of members) if (other !== c.li && leaves.has(other)) return false;
+        return true;
+      }),
+    }));
+    const withWords = distinct.filter((d) => d.words.length > 0);
+    if (withWords.length !== 1) return { ...none, tie: true };
+    const chosen = withWords[0]!;
+    const ruledOut = new Set([...members].filter((li) => li !== chosen.c.li));
+    return { order: [chosen.c, ...ranked.filter((c) => c !== chosen.c)], chosen: chosen.c.li, words: chosen.words, ruledOut, tie: false };
   }
 
   /** `일치한 말: 러닝화 (분류명), 쿠셔닝 (비슷한 상품명)`: the name's words this leaf matched, by where. */
-  private reasonOf(li: number, nameWords: readonly string[], nearestExample: number | undefined): string {
+  private reasonOf(li: number, nameWords: readonly string[], nearestExample: number | undefined): { reason: string; inPath: number } {
     const pathKeys = this.leaves[li]!.nodes.flatMap((node) => this.nodes[node]!.map((p) => p.key));
     const inPath = nameWords.filter(
       (w) => w.length >= 1 && pathKeys.some((k) => k === w || (w.length >= 2 && (k.includes(w) || w.includes(k)))),
@@ -213,7 +306,7 @@ export class CategoryClassifier {
     const goodsWords = nearestExample === undefined ? [] : this.exampleWords[nearestExample]!;
     const inGoods = nameWords.filter((w) => w.length >= 2 && !inPath.includes(w) && goodsWords.includes(w));
     const parts = [...inPath.map((w) => `${w} (분류명)`), ...inGoods.map((w) => `${w} (비슷한 상품명)`)];
-    return parts.length ? `일치한 말: ${parts.join(', ')}` : '글자 조각이 비슷합니다';
+    return { reason: parts.length ? `일치한 말: ${parts.join(', ')}` : '글자 조각이 비슷합니다', inPath: inPath.length };
   }
 
   /** Per leaf, the cosine of its goods name most similar to the query, and which goods name that is (leaves sharing nothing are absent). */
@@ -251,15 +344,4 @@ function match(q: SparseVector, n: SparseVector): number {
     dot += nw * qw;
   }
   return covered * Math.sqrt(dot);
-}
-
-/**
- * The confidence test: the top candidate is accepted only when it is similar enough and clearly
- * ahead of the second. A model's choice never bypasses it.
- */
-export function acceptCategory(candidates: readonly CategoryCandidate[], t: CategoryThresholds): CategoryCandidate | undefined {
-  const [top, second] = candidates;
-  if (!top || top.score < t.minScore) return undefined;
-  if (second && top.score - second.score < t.minMargin) return undefined;
-  return top;
 }
