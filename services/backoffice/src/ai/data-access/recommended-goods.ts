@@ -39,15 +39,9 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; 
     + (CASE WHEN ${lowReviews} > 0 THEN 20 + LEAST(20, ${lowReviews} * 5) ELSE 0 END))`;
   const scoreBindings = [w.minInflow, w.maxConversion, w.minInflow];
 
+  // Only what the score needs: the display columns and joins are added for the page alone.
   const sql = `
-    SELECT g.goods_no AS goodsNo, g.goods_nm AS goodsNm, g.goods_comp_cd AS goodsCompCd, g.goods_typ_cd AS goodsTypCd,
-      e.entr_nm AS entrNm, g.entr_no AS entrNo, b.brand_nm AS brandNm, g.sale_meth_cd AS saleMethCd,
-      g.sale_stat_cd AS saleStatCd, ss.cd_nm AS saleStatCdNm, g.buy_typ_cd AS buyTypCd, g.deli_proc_typ_cd AS deliProcTypCd,
-      g.deli_goods_gb_cd AS deliGoodsGbCd, g.deli_way_cd AS deliWayCd, u.user_nm AS mdNm, g.disp_yn AS dispYn,
-      dp.cd_nm AS deliProcTypCdNm, dg.cd_nm AS deliGoodsGbCdNm, CAST(g.disp_dlex_amt AS CHAR) AS dispDlexAmt,
-      CONCAT_WS(' > ', c3.std_ctg_nm, c2.std_ctg_nm, c1.std_ctg_nm, c0.std_ctg_nm) AS stdCtgHierarchy,
-      g.buyr_age_lmt_cd AS buyrAgeLmtCd, g.buy_qty_lmt_yn AS buyQtyLmtYn, g.rglr_deli_goods_yn AS rglrDeliGoodsYn,
-      g.goods_reg_dtm AS goodsRegDtm, g.sale_prc AS salePrc, g.min_lmt_qty AS minLmtQty, g.max_lmt_qty AS maxLmtQty,
+    SELECT g.goods_no AS goodsNo,
       CASE WHEN ${gaps.brand} THEN 1 ELSE 0 END AS gapBrand,
       CASE WHEN ${gaps.keyword} THEN 1 ELSE 0 END AS gapKeyword,
       CASE WHEN ${gaps.seo} THEN 1 ELSE 0 END AS gapSeo,
@@ -58,16 +52,6 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; 
       ${waiting} AS restockWaiting, ${lowReviews} AS lowReviewCnt, rv.low_avg AS lowReviewAvg,
       ${score} AS score
     FROM goods g
-    LEFT JOIN entr e ON e.entr_no = g.entr_no
-    LEFT JOIN brand b ON b.brand_no = g.brand_no
-    LEFT JOIN bo_user u ON u.user_id = g.md_id
-    LEFT JOIN cm_cd ss ON ss.grp_cd = ? AND ss.cd = g.sale_stat_cd
-    LEFT JOIN cm_cd dp ON dp.grp_cd = ? AND dp.cd = g.deli_proc_typ_cd
-    LEFT JOIN cm_cd dg ON dg.grp_cd = ? AND dg.cd = g.deli_goods_gb_cd
-    LEFT JOIN std_ctg c0 ON c0.std_ctg_no = g.std_ctg_no
-    LEFT JOIN std_ctg c1 ON c1.std_ctg_no = c0.upr_std_ctg_no
-    LEFT JOIN std_ctg c2 ON c2.std_ctg_no = c1.upr_std_ctg_no
-    LEFT JOIN std_ctg c3 ON c3.std_ctg_no = c2.upr_std_ctg_no
     LEFT JOIN (SELECT goods_no, SUM(inf_cnt) AS cnt FROM agg_inflow_hourly
                WHERE agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) inf ON inf.goods_no = g.goods_no
     LEFT JOIN (SELECT goods_no, SUM(ord_qty - cncl_qty) AS net_qty FROM agg_goods_daily
@@ -80,21 +64,15 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; 
     ${where.length ? `WHERE ${where.map((c) => `(${c.sql})`).join(' AND ')}` : ''}`;
   // Bindings follow the order of the placeholders above: select list, joins, then WHERE.
   const selectBindings = [w.minInflow, w.maxConversion, ...scoreBindings];
-  const joinBindings = [
-    CODE_GROUPS.SALE_STATUS,
-    CODE_GROUPS.DELI_PROC_TYPE,
-    CODE_GROUPS.DELI_GOODS_GB,
-    w.fromDay,
-    w.toDay,
-    w.fromDay,
-    w.toDay,
-    `${w.fromDay} 00:00:00`,
-    `${w.toDay} 00:00:00`,
-  ];
+  const joinBindings = [w.fromDay, w.toDay, w.fromDay, w.toDay, `${w.fromDay} 00:00:00`, `${w.toDay} 00:00:00`];
   return { sql, bindings: [...selectBindings, ...joinBindings, ...where.flatMap((c) => c.bindings)] };
 }
 
-/** One page of recommended goods, best first, each row carrying the full count. */
+/**
+ * One page of recommended goods, best first, each row carrying the full count. The page is cut
+ * (score threshold, order, LIMIT) on the scores alone; only its rows get the display columns
+ * and joins (supplier, brand, MD, code names, category path).
+ */
 export async function findRecommendedGoods(
   knex: Knex,
   where: SqlCondition[],
@@ -103,9 +81,39 @@ export async function findRecommendedGoods(
 ): Promise<AiListRow[]> {
   const inner = scoredGoodsSql(where, window);
   const result: unknown = await knex.raw(
-    `SELECT x.*, COUNT(*) OVER () AS totalCount FROM (${inner.sql}) x WHERE x.score >= ?
-     ORDER BY x.score DESC, x.goodsNo LIMIT ? OFFSET ?`,
-    [...inner.bindings, window.minScore, page.limit, page.offset],
+    `SELECT g.goods_no AS goodsNo, g.goods_nm AS goodsNm, g.goods_comp_cd AS goodsCompCd, g.goods_typ_cd AS goodsTypCd,
+      e.entr_nm AS entrNm, g.entr_no AS entrNo, b.brand_nm AS brandNm, g.sale_meth_cd AS saleMethCd,
+      g.sale_stat_cd AS saleStatCd, ss.cd_nm AS saleStatCdNm, g.buy_typ_cd AS buyTypCd, g.deli_proc_typ_cd AS deliProcTypCd,
+      g.deli_goods_gb_cd AS deliGoodsGbCd, g.deli_way_cd AS deliWayCd, u.user_nm AS mdNm, g.disp_yn AS dispYn,
+      dp.cd_nm AS deliProcTypCdNm, dg.cd_nm AS deliGoodsGbCdNm, CAST(g.disp_dlex_amt AS CHAR) AS dispDlexAmt,
+      CONCAT_WS(' > ', c3.std_ctg_nm, c2.std_ctg_nm, c1.std_ctg_nm, c0.std_ctg_nm) AS stdCtgHierarchy,
+      g.buyr_age_lmt_cd AS buyrAgeLmtCd, g.buy_qty_lmt_yn AS buyQtyLmtYn, g.rglr_deli_goods_yn AS rglrDeliGoodsYn,
+      g.goods_reg_dtm AS goodsRegDtm, g.sale_prc AS salePrc, g.min_lmt_qty AS minLmtQty, g.max_lmt_qty AS maxLmtQty,
+      p.gapBrand, p.gapKeyword, p.gapSeo, p.gapModel, p.inflowCnt, p.netOrdQty, p.lowConversion, p.stockShort,
+      p.restockWaiting, p.lowReviewCnt, p.lowReviewAvg, p.score, p.totalCount
+    FROM (SELECT x.*, COUNT(*) OVER () AS totalCount FROM (${inner.sql}) x WHERE x.score >= ?
+          ORDER BY x.score DESC, x.goodsNo LIMIT ? OFFSET ?) p
+    JOIN goods g ON g.goods_no = p.goodsNo
+    LEFT JOIN entr e ON e.entr_no = g.entr_no
+    LEFT JOIN brand b ON b.brand_no = g.brand_no
+    LEFT JOIN bo_user u ON u.user_id = g.md_id
+    LEFT JOIN cm_cd ss ON ss.grp_cd = ? AND ss.cd = g.sale_stat_cd
+    LEFT JOIN cm_cd dp ON dp.grp_cd = ? AND dp.cd = g.deli_proc_typ_cd
+    LEFT JOIN cm_cd dg ON dg.grp_cd = ? AND dg.cd = g.deli_goods_gb_cd
+    LEFT JOIN std_ctg c0 ON c0.std_ctg_no = g.std_ctg_no
+    LEFT JOIN std_ctg c1 ON c1.std_ctg_no = c0.upr_std_ctg_no
+    LEFT JOIN std_ctg c2 ON c2.std_ctg_no = c1.upr_std_ctg_no
+    LEFT JOIN std_ctg c3 ON c3.std_ctg_no = c2.upr_std_ctg_no
+    ORDER BY p.score DESC, p.goodsNo`,
+    [
+      ...inner.bindings,
+      window.minScore,
+      page.limit,
+      page.offset,
+      CODE_GROUPS.SALE_STATUS,
+      CODE_GROUPS.DELI_PROC_TYPE,
+      CODE_GROUPS.DELI_GOODS_GB,
+    ],
   );
   return (result as [AiListRow[]])[0];
 }
