@@ -57,6 +57,17 @@ describe('bench --scale tiny (smoke)', function () {
     }
   });
 
+  it('when the ai section runs, then the recommended list is measured for the default and a conditioned request next to its bare SQL', () => {
+    const list = rows.filter((r) => r.section === 'ai' && r.hotPath.startsWith('recommended list, '));
+    expect(list.map((r) => r.hotPath)).to.have.lengthOf(2);
+    for (const r of list) {
+      expect(r.verdict, `${r.hotPath}: ${r.measured}`).to.be.oneOf(['PASS', 'MISS']);
+      expect(r.figures.p95Ms, r.hotPath).to.be.a('number');
+      expect(r.figures.bareP95Ms, r.hotPath).to.be.a('number');
+      expect(r.ratio, r.hotPath).to.match(/× SQL/);
+    }
+  });
+
   it('when a row is reported, then it carries a figure with a verdict, or "not available" with its reason, and nothing failed', () => {
     for (const r of rows) {
       expect(r.verdict, `${r.hotPath}: ${r.measured}`).to.be.oneOf(['PASS', 'MISS', 'INFO', 'N/A']);
