@@ -2,8 +2,9 @@ import type { BenchContext } from '../context.ts';
 import type { MainDataset } from '../dataset/main-dataset.ts';
 import { startCaptureApp, type CaptureApp, type HttpCall } from '../infra/capture-app.ts';
 import { failures, runLoad, statusText } from '../infra/http-load.ts';
-import { summarise } from '../infra/percentiles.ts';
-import { createPool, replayUnderLoad, type Pool } from '../infra/sql-replay.ts';
+import { cpus, loadavg } from 'node:os';
+import { median, summarise } from '../infra/percentiles.ts';
+import { createPool, replayUnderLoad, timeRuns, type Pool } from '../infra/sql-replay.ts';
 import { count, measuredRow, ms, NotAvailable, round, times, type BenchRow } from '../report/rows.ts';
 
 export const AI_LIST_P95_MS = 300;
@@ -59,6 +60,14 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
   const captured = await capture.capture(call);
   if (captured.status !== 200) throw new Error(`in-process capture answered ${captured.status}`);
 
+  // One client alone, before the load: what a request costs without a queue (the machine may be shared).
+  const solo = median(
+    await timeRuns(ctx.scale.warmup ? 5 : 1, async () => {
+      const res = await fetch(`${serviceUrl}${call.path}`, { headers: { authorization: call.auth } });
+      await res.arrayBuffer();
+    }),
+  );
+  const loadAverage = loadavg()[0]!;
   const load = {
     url: `${serviceUrl}${call.path}`,
     method: 'GET' as const,
@@ -77,7 +86,7 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
   return measuredRow({
     section: 'ai',
     hotPath: `recommended list, ${c.label}, ${CLIENTS} clients`,
-    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req; ${count(total)} of ${count(goods)} goods recommended)`,
+    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req; ${ms(solo)} alone; ${count(total)} of ${count(goods)} goods recommended)`,
     reference: `bare SQL ${ms(sql.p50)} / ${ms(sql.p95)} (${captured.statements} stmt, ${CLIENTS} loops)`,
     ratio: `${times(ratio)} SQL (p95)`,
     target: AI_LIST_TARGET,
@@ -93,6 +102,8 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
       p50Ms: round(http.latency.p50),
       p95Ms: round(http.latency.p95),
       p99Ms: round(http.latency.p99),
+      soloMs: round(solo),
+      loadAverage1m: round(loadAverage),
       bareRuns: sql.count,
       bareP50Ms: round(sql.p50),
       bareP95Ms: round(sql.p95),
@@ -102,6 +113,7 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
       goods,
       rowsOnPage: answer.payload?.payloads?.length ?? 0,
     },
+    note: `1-min load average ${loadAverage.toFixed(1)} on ${cpus().length} cores as the load started (other processes share the machine)`,
   });
 }
 
