@@ -8,7 +8,7 @@ export const SECTION_TITLES: Record<string, string> = {
   'staff-limit': 'Staff limit increase/decrease (50 concurrent clients)',
   overhead: 'Request overhead',
   copies: 'Several copies: a cheap report through nginx, two back-office copies vs one',
-  ai: 'AI auto-fill (offline provider)',
+  ai: 'AI: auto-fill (offline provider) and the recommended goods list',
   scaling: 'Scaling: statistics p95 as events grow',
 };
 
