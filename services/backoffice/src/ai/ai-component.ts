@@ -2,7 +2,7 @@ import type { BackofficeDeps } from '../deps.ts';
 import { MasterCache } from './autofill/master-cache.ts';
 import { AiRunner } from './provider/ai-runner.ts';
 import { OfflineProvider } from './provider/offline-provider.ts';
-import { OpenAiProvider } from './provider/openai-provider.ts';
+import { ChatModelProvider } from './provider/chat-model-provider.ts';
 import type { AiProvider } from './provider/types.ts';
 
 /** The long-lived parts of the AI component, built once per app from the config. */
@@ -15,7 +15,8 @@ export interface AiComponent {
 export function createAiComponent(deps: BackofficeDeps): AiComponent {
   const c = deps.config;
   const provider: AiProvider = c.AI_BASE_URL
-    ? new OpenAiProvider({
+    ? new ChatModelProvider({
+        provider: c.AI_PROVIDER,
         baseURL: c.AI_BASE_URL,
         apiKey: c.AI_API_KEY,
         model: c.AI_MODEL,

@@ -12,6 +12,12 @@ export const aiConfigSchema = {
       description: 'OpenAI-compatible endpoint (…/v1); unset = built-in offline provider',
     }),
   ),
+  AI_PROVIDER: Type.String({
+    default: 'openai',
+    pattern: '^[a-z][a-z0-9_-]*$',
+    description:
+      "LangChain chat provider of the model at AI_BASE_URL (initChatModel's modelProvider: openai, anthropic, ollama, …); its integration package must be installed (@langchain/openai is)",
+  }),
   AI_API_KEY: Type.String({ default: 'not-needed', minLength: 1, description: 'API key sent to AI_BASE_URL' }),
   AI_MODEL: Type.String({ default: 'gpt-4o-mini', minLength: 1, description: 'model name at AI_BASE_URL' }),
   AI_STRUCTURED_METHOD: Type.Union([Type.Literal('jsonSchema'), Type.Literal('functionCalling')], {

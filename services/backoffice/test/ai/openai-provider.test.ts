@@ -239,6 +239,21 @@ describe('AI with a model: the real ChatOpenAI client against a loopback OpenAI-
     expect(details, 'one line per failure').to.have.length(3);
   });
 
+  it('when AI_PROVIDER names a LangChain provider, then initChatModel builds it: openai reaches the endpoint; one whose package is not installed answers 2102 and the log names the package', async () => {
+    stub.responder = () => ({ content: JSON.stringify({ content: '가볍고 시원한 드라이핏 반팔티셔츠입니다.', sources: [] }) });
+    const sentBefore = stub.requests.length;
+    const viaOpenAi = await describe_({ goodsNo: 'G001', option: '10' }, appWith({ AI_PROVIDER: 'openai' }));
+    expect(viaOpenAi.status, JSON.stringify(viaOpenAi.body)).to.equal(200);
+    expect(stub.requests.length, 'the openai provider called the stub').to.equal(sentBefore + 1);
+
+    const logs = captureLogs('backoffice', 'debug');
+    const missing = envelope(await describe_({ goodsNo: 'G001', option: '10' }, appWith({ AI_PROVIDER: 'anthropic' }, logs.logger)));
+    expect(missing).to.include({ code: ERRORS.AI_PROVIDER_FAILED.code, message: ERRORS.AI_PROVIDER_FAILED.message });
+    expect(stub.requests.length, 'no call reached the OpenAI endpoint').to.equal(sentBefore + 1);
+    const details = logs.lines.filter((l) => l.message === 'AI provider call failed').map((l) => String(l.detail));
+    expect(details.join(' | ')).to.include('@langchain/anthropic');
+  });
+
   it('when the first answer does not parse, then the model is asked once more and its second answer is used', async () => {
     let calls = 0;
     stub.responder = () => (++calls === 1 ? { content: '{"goodsNm": "cut off' } : { content: modelAutoFill() });

@@ -49,7 +49,7 @@ export interface NameAnalysis {
 }
 
 export interface AiProvider {
-  readonly name: 'offline' | 'openai';
+  readonly name: 'offline' | 'model';
   describe(request: DescRequest, signal: AbortSignal): Promise<DescDraft>;
   proposeAutoFill(analysis: NameAnalysis, signal: AbortSignal): Promise<AiAutoFillModelOutput>;
 }

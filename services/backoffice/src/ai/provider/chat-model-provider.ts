@@ -1,4 +1,4 @@
-import { ChatOpenAI } from '@langchain/openai';
+import { initChatModel } from 'langchain/chat_models/universal';
 import type { BaseMessageLike } from '@langchain/core/messages';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { AI_DESC_CONTENT_SCHEMAS, AiAutoFillModelOutput, aiDescModelOutput } from '@bo/contracts';
@@ -6,7 +6,9 @@ import { AppError } from '@bo/service-kit';
 import { autoFillMessages, descriptionMessages } from './prompts.ts';
 import type { AiProvider, DescDraft, DescRequest, NameAnalysis } from './types.ts';
 
-export interface OpenAiProviderOptions {
+export interface ChatModelProviderOptions {
+  /** LangChain's provider name (`initChatModel`'s modelProvider): openai, anthropic, ollama, … */
+  provider: string;
   baseURL: string;
   apiKey: string;
   model: string;
@@ -23,27 +25,35 @@ const DESC_SCHEMAS = Object.fromEntries(
 ) as Record<DescRequest['kind'], Record<string, unknown>>;
 const AUTO_FILL_SCHEMA = jsonSchema(AiAutoFillModelOutput);
 
-/**
- * A model behind any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server) through
- * LangChain's ChatOpenAI, with structured output from the contracts' JSON Schemas. Retries are
- * LangChain's (bounded by AI_MAX_RETRIES); the runner's deadline aborts the call through `signal`.
- */
 /** One retry of an answer that does not parse: models sometimes wrap or cut their JSON once. */
 const PARSE_ATTEMPTS = 2;
 
-export class OpenAiProvider implements AiProvider {
-  readonly name = 'openai' as const;
-  private readonly model: ChatOpenAI;
+/** The endpoint setting of each provider's LangChain class (OpenAI's client takes `configuration.baseURL`). */
+const endpointFields = (provider: string, baseURL: string): Record<string, unknown> =>
+  provider === 'openai' || provider === 'azure_openai' ? { configuration: { baseURL } } : { baseUrl: baseURL };
 
-  constructor(private readonly options: OpenAiProviderOptions) {
-    this.model = new ChatOpenAI({
-      model: options.model,
+/**
+ * A chat model of any LangChain provider (`AI_PROVIDER`, default openai: OpenAI, vLLM, Ollama,
+ * llama.cpp server behind an OpenAI-compatible endpoint), made by LangChain's `initChatModel`,
+ * with structured output from the contracts' JSON Schemas. Retries are LangChain's (bounded by
+ * AI_MAX_RETRIES); the runner's deadline aborts the call through `signal`. A provider whose
+ * integration package is not installed fails its calls (2102), and the log names the package.
+ */
+export class ChatModelProvider implements AiProvider {
+  readonly name = 'model' as const;
+  private readonly model: ReturnType<typeof initChatModel>;
+
+  constructor(private readonly options: ChatModelProviderOptions) {
+    this.model = initChatModel(options.model, {
+      modelProvider: options.provider,
       apiKey: options.apiKey,
-      configuration: { baseURL: options.baseURL },
+      ...endpointFields(options.provider, options.baseURL),
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       temperature: 0,
     });
+    // Awaited by every call; this only keeps an unknown provider from being an unhandled rejection.
+    this.model.catch(() => undefined);
   }
 
   async describe(request: DescRequest, signal: AbortSignal): Promise<DescDraft> {
@@ -81,7 +91,8 @@ export class OpenAiProvider implements AiProvider {
 
   /** Structured output; an answer that does not parse is asked for once more before it counts as unusable (2104). */
   private async structured<T>(schema: Record<string, unknown>, name: string, messages: BaseMessageLike[], signal: AbortSignal): Promise<T> {
-    const runnable = this.model.withStructuredOutput<Record<string, unknown>>(schema, { name, method: this.options.method });
+    const model = await this.model;
+    const runnable = model.withStructuredOutput<Record<string, unknown>>(schema, { name, method: this.options.method });
     for (let attempt = 1; ; attempt++) {
       try {
         const out = await runnable.invoke(messages, { signal });
