@@ -95,3 +95,11 @@ export const BUILD_TABLES = {
   /** Row locks that builds sharing a month (or day) of a rollup take in turn. */
   lock: 'agg_build_lock',
 } as const;
+
+/**
+ * The AI recommended list's window demand: per (window end `to_dt`, `days`, goods) the page
+ * views (`inf_cnt`, from `agg_inflow_hourly`) and net ordered quantity (`net_qty`, report `01`
+ * of `agg_goods_daily`) of the days [to_dt − days, to_dt), and per window the build version
+ * (`build_ver`, see `aiWindowBuildVersion`) of the days those sums were read from.
+ */
+export const AI_WINDOW_TABLES = { sums: 'agg_ai_window_sum', version: 'agg_ai_window_ver' } as const;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { migrateRollback } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/testing';
 import {
+  AI_WINDOW_TABLES,
   aggregateMigrations,
   boMigrations,
   BUILD_TABLES,
@@ -42,6 +43,7 @@ describe('aggregate tables: the description matches the migrated schema', () => 
     ...Object.values(INFLOW_AGGREGATES),
     GOODS_DIM_SNAPSHOT,
     ...Object.values(BUILD_TABLES),
+    ...Object.values(AI_WINDOW_TABLES),
   ];
 
   it('when the bo database is migrated, then every agg_ table is described and every described table exists', () => {
@@ -86,6 +88,13 @@ describe('aggregate tables: the description matches the migrated schema', () => 
       expect(columns.get(table), table).to.include.members(['dim_cd', 'dim_val', 'site_no']);
     }
     expect(columns.get(GOODS_DIM_SNAPSHOT)).to.deep.equal(['goods_no', ...GOODS_DIMENSIONS.map((d) => d.column)]);
+  });
+
+  it('when the AI list window sums are read, then they are keyed on (window end, days, goods) and their version on (window end, days)', () => {
+    expect(primaryKeys.get(AI_WINDOW_TABLES.sums)).to.deep.equal(['to_dt', 'days', 'goods_no']);
+    expect(columns.get(AI_WINDOW_TABLES.sums)).to.deep.equal(['to_dt', 'days', 'goods_no', 'inf_cnt', 'net_qty']);
+    expect(primaryKeys.get(AI_WINDOW_TABLES.version)).to.deep.equal(['to_dt', 'days']);
+    expect(columns.get(AI_WINDOW_TABLES.version)).to.deep.equal(['to_dt', 'days', 'build_ver', 'built_dtm']);
   });
 
   it('when every aggregate migration is rolled back, then no agg_ table is left', async () => {

@@ -67,6 +67,14 @@ export const workerConfigSchema = {
     default: 30_000,
     description: 'how often workers look for jobs whose worker died',
   }),
+  /** The back-office's setting (same default and meaning): the worker keeps that window's demand sums. */
+  AI_LIST_WINDOW_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 365,
+    default: 30,
+    description:
+      'window of inflow, orders and reviews in the AI list: the last N whole days before today (demand read from the aggregates)',
+  }),
   EVENT_RETENTION_MONTHS: Type.Integer({
     minimum: 0,
     maximum: 1200,

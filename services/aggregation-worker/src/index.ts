@@ -3,3 +3,4 @@ export { findLateData, type LateData } from './aggregation/late-data.ts';
 export { reconcileDays, type Mismatch } from './aggregation/reconcile.ts';
 export { createQueues, type Queues } from './queue/queues.ts';
 export { buildJobId, enqueueBuilds } from './queue/build-jobs.ts';
+export { currentAiWindow, recomputeAiWindow, refreshAiWindowAfterBuild, type AiWindowSettings } from './aggregation/ai-window.ts';

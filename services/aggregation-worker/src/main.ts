@@ -41,6 +41,7 @@ await runMain(async () => {
       lockDurationMs: config.AGG_LOCK_DURATION_MS,
       stalledIntervalMs: config.AGG_STALLED_INTERVAL_MS,
       timeZone: config.PLATFORM_TIME_ZONE,
+      aiWindowDays: config.AI_LIST_WINDOW_DAYS,
     },
     {
       buildQueue: queues.build,

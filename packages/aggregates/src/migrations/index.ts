@@ -4,6 +4,7 @@ import { periodRollupsMigration } from './0102-period-rollups.ts';
 import { monthlyRollupsMigration } from './0103-monthly-rollups.ts';
 import { buildTablesMigration } from './0104-build-tables.ts';
 import { allSiteRollupsMigration } from './0105-all-site-rollups.ts';
+import { aiWindowSumsMigration } from './0106-ai-window-sums.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -12,6 +13,7 @@ export const aggregateMigrations: readonly Migration[] = [
   monthlyRollupsMigration,
   buildTablesMigration,
   allSiteRollupsMigration,
+  aiWindowSumsMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AggregateJobData } from '@bo/contracts';
 import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
+import { refreshAiWindowAfterBuild } from '../aggregation/ai-window.ts';
 import { refuseDroppedDay } from '../aggregation/event-retention.ts';
 import { rebuildAggregate, type RebuildResult } from '../aggregation/rebuild.ts';
 import { BUILD_QUEUE, SCHEDULE_QUEUE, type ScheduleJobData } from './queues.ts';
@@ -14,6 +15,10 @@ export interface WorkerSettings {
   lockDurationMs: number;
   stalledIntervalMs: number;
   timeZone: string;
+  /** AI_LIST_WINDOW_DAYS: the AI list window whose demand sums the builds keep current. */
+  aiWindowDays: number;
+  /** The clock the AI list window is resolved from; tests inject one. */
+  now?: () => Date;
 }
 
 function listen<T>(worker: Worker<T>, logger: Logger) {
@@ -55,6 +60,11 @@ export function startWorkers(
       });
       const result = await rebuildAggregate(knex, { ...job.data, jobId: job.id }, { timeZone: s.timeZone });
       logger.info('aggregate built', { jobId: job.id, ...result, requestedBy: job.data.requestedBy });
+      // The build has committed: a failed recompute leaves the old sums under the old version,
+      // which the back-office no longer reads (it sums the aggregates itself until the next one).
+      await refreshAiWindowAfterBuild(knex, result, { timeZone: s.timeZone, days: s.aiWindowDays, now: s.now ?? (() => new Date()) }).catch(
+        (err: Error) => logger.warn('AI list window sums not recomputed', { jobId: job.id, message: err.message }),
+      );
       return result;
     },
     { ...common, concurrency: s.concurrency },

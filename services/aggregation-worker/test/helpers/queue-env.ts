@@ -66,13 +66,25 @@ export function createTestQueues(label: string, options: { attempts?: number; lo
 }
 
 /** Workers in this process on the test prefix, with an injectable clock for the scheduled runs. */
-export function startTestWorkers(env: TestQueueEnv, knex: Knex, options: { logger?: Logger; now?: () => Date; timeZone?: string } = {}) {
+export function startTestWorkers(
+  env: TestQueueEnv,
+  knex: Knex,
+  options: { logger?: Logger; now?: () => Date; timeZone?: string; aiWindowDays?: number } = {},
+) {
   const timeZone = options.timeZone ?? 'Asia/Seoul';
   return startWorkers(
     env.redis,
     knex,
     options.logger ?? testLogger('agg-test'),
-    { prefix: env.prefix, concurrency: 2, lockDurationMs: 5000, stalledIntervalMs: 5000, timeZone },
+    {
+      prefix: env.prefix,
+      concurrency: 2,
+      lockDurationMs: 5000,
+      stalledIntervalMs: 5000,
+      timeZone,
+      aiWindowDays: options.aiWindowDays ?? 30,
+      ...(options.now ? { now: options.now } : {}),
+    },
     { buildQueue: env.queues.build, timeZone, catchUpDays: 0, catchUpHours: 1, reconcileDays: 7, now: options.now ?? (() => new Date()) },
   );
 }

@@ -92,6 +92,8 @@ export interface SignalWindow {
   /** Half-open `[fromDay, toDay)` platform-local days (`yyyy-MM-dd`) of the inflow/order/review window. */
   fromDay: string;
   toDay: string;
+  /** AI_LIST_WINDOW_DAYS: `fromDay` is `toDay` minus this many days. */
+  days: number;
   minInflow: number;
   maxConversion: number;
   /** Least score of a recommended goods. */

@@ -1,5 +1,6 @@
 import type { Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
+import { AI_WINDOW_TABLES, aiWindowBuildVersion } from '@bo/aggregates';
 import type { AiListRow, SignalWindow, SqlCondition } from '../model.ts';
 
 const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
@@ -17,16 +18,27 @@ const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
  * `idx_agg_inflow_goods` / `idx_agg_goods_goods` when the conditions leave few goods (MariaDB's
  * split materialisation). The window is whole past days: the worker builds a day once it is
  * over, so today is never in it.
+ *
+ * With `demand` `stored` (see `demandSource`), the two sums are instead read by key from the
+ * worker's `agg_ai_window_sum` of this window: the same numbers, without summing a month of rows.
  */
-function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; bindings: (string | number)[] } {
+function scoredGoodsSql(where: SqlCondition[], w: SignalWindow, demand: DemandSource): { sql: string; bindings: (string | number)[] } {
   const gaps = {
     brand: `(g.brand_no IS NULL OR g.brand_no = '')`,
     keyword: blank('g.sch_kwd_nm'),
     seo: `(${blank('g.seo_title_nm')} OR ${blank('g.seo_desc')})`,
     model: blank('g.modl_nm'),
   };
-  const inflow = 'COALESCE(inf.cnt, 0)';
-  const net = 'COALESCE(od.net_qty, 0)';
+  const stored = demand === 'stored';
+  const inflow = stored ? 'COALESCE(ws.inf_cnt, 0)' : 'COALESCE(inf.cnt, 0)';
+  const net = stored ? 'COALESCE(ws.net_qty, 0)' : 'COALESCE(od.net_qty, 0)';
+  const demandJoins = stored
+    ? `LEFT JOIN ${AI_WINDOW_TABLES.sums} ws ON ws.to_dt = ? AND ws.days = ? AND ws.goods_no = g.goods_no`
+    : `LEFT JOIN (SELECT goods_no, SUM(inf_cnt) AS cnt FROM agg_inflow_hourly
+               WHERE agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) inf ON inf.goods_no = g.goods_no
+    LEFT JOIN (SELECT goods_no, SUM(ord_qty - cncl_qty) AS net_qty FROM agg_goods_daily
+               WHERE agrt_gb_cd = '01' AND agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) od ON od.goods_no = g.goods_no`;
+  const demandBindings = stored ? [w.toDay, w.days] : [w.fromDay, w.toDay, w.fromDay, w.toDay];
   const lowConversion = `(${inflow} >= ? AND ${net} <= ${inflow} * ?)`;
   const stockShort = `(g.sale_stat_cd IN ('00', '20') OR (g.stk_mgr_yn = 'Y' AND g.stk_qty <= g.sfty_stk_qty))`;
   const waiting = 'COALESCE(rs.waiting, 0)';
@@ -52,10 +64,7 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; 
       ${waiting} AS restockWaiting, ${lowReviews} AS lowReviewCnt, rv.low_avg AS lowReviewAvg,
       ${score} AS score
     FROM goods g
-    LEFT JOIN (SELECT goods_no, SUM(inf_cnt) AS cnt FROM agg_inflow_hourly
-               WHERE agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) inf ON inf.goods_no = g.goods_no
-    LEFT JOIN (SELECT goods_no, SUM(ord_qty - cncl_qty) AS net_qty FROM agg_goods_daily
-               WHERE agrt_gb_cd = '01' AND agrt_dt >= ? AND agrt_dt < ? GROUP BY goods_no) od ON od.goods_no = g.goods_no
+    ${demandJoins}
     LEFT JOIN (SELECT goods_no, COUNT(*) AS waiting FROM restock_noti_req WHERE noti_yn = 'N' GROUP BY goods_no) rs
            ON rs.goods_no = g.goods_no
     LEFT JOIN (SELECT goods_no, COUNT(*) AS low_cnt, AVG(star_score) AS low_avg FROM goods_review
@@ -64,8 +73,24 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow): { sql: string; 
     ${where.length ? `WHERE ${where.map((c) => `(${c.sql})`).join(' AND ')}` : ''}`;
   // Bindings follow the order of the placeholders above: select list, joins, then WHERE.
   const selectBindings = [w.minInflow, w.maxConversion, ...scoreBindings];
-  const joinBindings = [w.fromDay, w.toDay, w.fromDay, w.toDay, `${w.fromDay} 00:00:00`, `${w.toDay} 00:00:00`];
+  const joinBindings = [...demandBindings, `${w.fromDay} 00:00:00`, `${w.toDay} 00:00:00`];
   return { sql, bindings: [...selectBindings, ...joinBindings, ...where.flatMap((c) => c.bindings)] };
+}
+
+/** Where the window's demand sums are read from: the worker's stored sums, or the aggregates summed now. */
+export type DemandSource = 'stored' | 'live';
+
+/**
+ * `stored` when the worker's sums of this window were read from exactly the builds the window
+ * has now (their stored version equals the one computed from `agg_built_day`), else `live`: a
+ * day rebuilt since, a new day before the worker's first build, or a worker with another
+ * AI_LIST_WINDOW_DAYS. Either way the list's numbers are the same; `stored` reads fewer rows.
+ */
+export async function demandSource(knex: Knex, w: Pick<SignalWindow, 'toDay' | 'days'>): Promise<DemandSource> {
+  const window = { toDay: w.toDay, days: w.days };
+  const row = await knex(AI_WINDOW_TABLES.version).where({ to_dt: w.toDay, days: w.days }).first<{ build_ver: string } | undefined>('build_ver');
+  if (!row) return 'live';
+  return row.build_ver === (await aiWindowBuildVersion(knex, window)) ? 'stored' : 'live';
 }
 
 /**
@@ -77,9 +102,10 @@ export async function findRecommendedGoods(
   knex: Knex,
   where: SqlCondition[],
   window: SignalWindow,
+  demand: DemandSource,
   page: { offset: number; limit: number },
 ): Promise<AiListRow[]> {
-  const inner = scoredGoodsSql(where, window);
+  const inner = scoredGoodsSql(where, window, demand);
   const result: unknown = await knex.raw(
     `SELECT g.goods_no AS goodsNo, g.goods_nm AS goodsNm, g.goods_comp_cd AS goodsCompCd, g.goods_typ_cd AS goodsTypCd,
       e.entr_nm AS entrNm, g.entr_no AS entrNo, b.brand_nm AS brandNm, g.sale_meth_cd AS saleMethCd,
@@ -119,8 +145,13 @@ export async function findRecommendedGoods(
 }
 
 /** The full count alone, for a page past the end (which has no row to carry it). */
-export async function countRecommendedGoods(knex: Knex, where: SqlCondition[], window: SignalWindow): Promise<number> {
-  const inner = scoredGoodsSql(where, window);
+export async function countRecommendedGoods(
+  knex: Knex,
+  where: SqlCondition[],
+  window: SignalWindow,
+  demand: DemandSource,
+): Promise<number> {
+  const inner = scoredGoodsSql(where, window, demand);
   const result: unknown = await knex.raw(`SELECT COUNT(*) AS n FROM (${inner.sql}) x WHERE x.score >= ?`, [
     ...inner.bindings,
     window.minScore,

@@ -4,7 +4,7 @@ import { addDays, platformToday } from '@bo/db';
 import type { AiGoodsListItem, AiGoodsListRequest, ListOf } from '@bo/contracts';
 import { AppError } from '@bo/service-kit';
 import { listConditions } from './list-conditions.ts';
-import { countRecommendedGoods, findRecommendedGoods } from '../data-access/recommended-goods.ts';
+import { countRecommendedGoods, demandSource, findRecommendedGoods } from '../data-access/recommended-goods.ts';
 import type { AiListRow, SignalWindow } from '../model.ts';
 
 export interface AiListContext {
@@ -118,13 +118,15 @@ export async function recommendedGoods(
   const window: SignalWindow = {
     fromDay: addDays(today, -ctx.windowDays),
     toDay: today,
+    days: ctx.windowDays,
     minInflow: ctx.minInflow,
     maxConversion: ctx.maxConversion,
     minScore: ctx.minScore,
   };
   const pageSize = request.pageSize ?? 100;
   const offset = ((request.page ?? 1) - 1) * pageSize;
-  const rows = await findRecommendedGoods(ctx.knex, where, window, { offset, limit: pageSize });
-  const totalCount = rows.length ? Number(rows[0]!.totalCount) : await countRecommendedGoods(ctx.knex, where, window);
+  const demand = await demandSource(ctx.knex, window);
+  const rows = await findRecommendedGoods(ctx.knex, where, window, demand, { offset, limit: pageSize });
+  const totalCount = rows.length ? Number(rows[0]!.totalCount) : await countRecommendedGoods(ctx.knex, where, window, demand);
   return { totalCount, payloads: rows.map((r) => toItem(r, ctx.windowDays)) };
 }
