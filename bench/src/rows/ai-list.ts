@@ -1,3 +1,7 @@
+import { performance } from 'node:perf_hooks';
+import { recomputeAiWindow } from '@bo/aggregation-worker';
+import { AI_WINDOW_TABLES, aiWindowBuildVersion, type AiWindow } from '@bo/aggregates';
+import { platformToday } from '@bo/db';
 import type { BenchContext } from '../context.ts';
 import type { MainDataset } from '../dataset/main-dataset.ts';
 import { startCaptureApp, type CaptureApp, type HttpCall } from '../infra/capture-app.ts';
@@ -11,6 +15,20 @@ export const AI_LIST_P95_MS = 300;
 export const AI_LIST_TARGET = `p95 ≤ ${AI_LIST_P95_MS} ms under 8 clients (20,000 goods)`;
 const CLIENTS = 8;
 const PATH = '/v2/goods/ai/getAiGoodsList';
+/** The back-office's defaults, as the bench starts it: PLATFORM_TIME_ZONE and AI_LIST_WINDOW_DAYS. */
+const TIME_ZONE = 'Asia/Seoul';
+const WINDOW_DAYS = 30;
+
+/** Where the list read its demand from while measured: the worker's window sums, or summed per request. */
+type Demand = 'stored sums' | 'live sums';
+
+async function demandRead(ds: MainDataset, w: AiWindow): Promise<Demand> {
+  const row = await ds
+    .knex(AI_WINDOW_TABLES.version)
+    .where({ to_dt: w.toDay, days: w.days })
+    .first<{ build_ver: string } | undefined>('build_ver');
+  return row && row.build_ver === (await aiWindowBuildVersion(ds.knex, w)) ? 'stored sums' : 'live sums';
+}
 
 interface ListCase {
   label: string;
@@ -48,7 +66,15 @@ interface ListAnswer {
   payload?: { totalCount?: number; payloads?: unknown[] };
 }
 
-async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: string, capture: CaptureApp, bare: Pool, c: ListCase) {
+async function measureCase(
+  ctx: BenchContext,
+  ds: MainDataset,
+  serviceUrl: string,
+  capture: CaptureApp,
+  bare: Pool,
+  c: ListCase,
+  demand: { read: Demand; want: Demand; figures: Record<string, number | null> },
+) {
   const call: HttpCall = { method: 'GET', path: `${PATH}?${new URLSearchParams(c.params).toString()}`, auth: ctx.adminBearer };
   const probe = await fetch(`${serviceUrl}${call.path}`, { headers: { authorization: call.auth } });
   const probeText = await probe.text();
@@ -85,7 +111,7 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
   const goods = ds.rows.goods ?? 0;
   return measuredRow({
     section: 'ai',
-    hotPath: `recommended list, ${c.label}, ${CLIENTS} clients`,
+    hotPath: `recommended list, ${c.label}, demand from ${demand.want}, ${CLIENTS} clients`,
     measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req; ${ms(solo)} alone; ${count(total)} of ${count(goods)} goods recommended)`,
     reference: `bare SQL ${ms(sql.p50)} / ${ms(sql.p95)} (${captured.statements} stmt, ${CLIENTS} loops)`,
     ratio: `${times(ratio)} SQL (p95)`,
@@ -94,6 +120,7 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
       { label: `p95 ≤ ${AI_LIST_P95_MS} ms`, ok: http.latency.p95 <= AI_LIST_P95_MS },
       ...(failed ? [{ label: `every response 200 (${statusText(http)})`, ok: false }] : []),
       ...(answer.error ? [{ label: 'answer without error', ok: false }] : []),
+      { label: `demand read from the ${demand.want}`, ok: demand.read === demand.want },
     ],
     figures: {
       request: new URLSearchParams(c.params).toString(),
@@ -112,6 +139,8 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
       recommended: total,
       goods,
       rowsOnPage: answer.payload?.payloads?.length ?? 0,
+      demand: demand.read,
+      ...demand.figures,
     },
     note: `1-min load average ${loadAverage.toFixed(1)} on ${cpus().length} cores as the load started (other processes share the machine)`,
   });
@@ -120,7 +149,10 @@ async function measureCase(ctx: BenchContext, ds: MainDataset, serviceUrl: strin
 /**
  * `getAiGoodsList` through the real service under 8 clients, next to the same SQL (captured
  * from an in-process app) replayed bare on a mysql2 pool under 8 loops in the same run.
- * The list reads demand from the aggregates, so the caller builds them first.
+ * The list reads demand from the aggregates, so the caller builds them first. Each case runs
+ * twice: with the window's demand sums as the worker keeps them (summed once here, timed, as
+ * the worker does after a build of a window day), then with their version row gone, so the list
+ * sums the aggregates per request as before.
  */
 export async function measureAiList(ctx: BenchContext, ds: MainDataset): Promise<BenchRow[]> {
   const service = await ctx.backoffice();
@@ -128,7 +160,20 @@ export async function measureAiList(ctx: BenchContext, ds: MainDataset): Promise
   const bare = createPool(ds.url, 10);
   try {
     const rows: BenchRow[] = [];
-    for (const c of await listCases(ds)) rows.push(await measureCase(ctx, ds, service.baseUrl, capture, bare, c));
+    const cases = await listCases(ds);
+    const started = performance.now();
+    const summed = await recomputeAiWindow(ds.knex, { timeZone: TIME_ZONE, days: WINDOW_DAYS, now: () => new Date() });
+    const figures = { windowRecomputeMs: round(performance.now() - started), windowGoods: summed.goods };
+    const window = { toDay: platformToday(TIME_ZONE), days: WINDOW_DAYS };
+    for (const c of cases) {
+      const read = await demandRead(ds, window);
+      rows.push(await measureCase(ctx, ds, service.baseUrl, capture, bare, c, { read, want: 'stored sums', figures }));
+    }
+    await ds.knex(AI_WINDOW_TABLES.version).where({ to_dt: window.toDay, days: WINDOW_DAYS }).delete();
+    for (const c of cases) {
+      const read = await demandRead(ds, window);
+      rows.push(await measureCase(ctx, ds, service.baseUrl, capture, bare, c, { read, want: 'live sums', figures }));
+    }
     return rows;
   } finally {
     await capture.close();

@@ -103,7 +103,10 @@ describe('AI recommended goods list: demand sums kept by the worker', () => {
   const ranked = (payload: List) => payload.payloads.map((p) => [p.goodsNo, p.score]);
   /** The answer with the stored sums out of the way: the version row gone, the list sums the aggregates. */
   const liveAnswer = async (q: Record<string, unknown> = {}, auth = ADMIN_AUTH) => {
-    const ver = await db.knex(AI_WINDOW_TABLES.version).where({ to_dt: WINDOW.toDay, days: WINDOW.days }).first();
+    const ver = await db
+      .knex(AI_WINDOW_TABLES.version)
+      .where({ to_dt: WINDOW.toDay, days: WINDOW.days })
+      .first<Record<string, unknown> | undefined>();
     await db.knex(AI_WINDOW_TABLES.version).where({ to_dt: WINDOW.toDay, days: WINDOW.days }).delete();
     try {
       expect(await demandSource(db.knex, WINDOW)).to.equal('live');

@@ -88,7 +88,9 @@ export type DemandSource = 'stored' | 'live';
  */
 export async function demandSource(knex: Knex, w: Pick<SignalWindow, 'toDay' | 'days'>): Promise<DemandSource> {
   const window = { toDay: w.toDay, days: w.days };
-  const row = await knex(AI_WINDOW_TABLES.version).where({ to_dt: w.toDay, days: w.days }).first<{ build_ver: string } | undefined>('build_ver');
+  const row = await knex(AI_WINDOW_TABLES.version)
+    .where({ to_dt: w.toDay, days: w.days })
+    .first<{ build_ver: string } | undefined>('build_ver');
   if (!row) return 'live';
   return row.build_ver === (await aiWindowBuildVersion(knex, window)) ? 'stored' : 'live';
 }
