@@ -57,9 +57,10 @@ describe('bench --scale tiny (smoke)', function () {
     }
   });
 
-  it('when the ai section runs, then the recommended list is measured for the default and a conditioned request next to its bare SQL', () => {
+  it('when the ai section runs, then the recommended list is measured for the default and a conditioned request, with the stored and the live demand sums, next to its bare SQL', () => {
     const list = rows.filter((r) => r.section === 'ai' && r.hotPath.startsWith('recommended list, '));
-    expect(list.map((r) => r.hotPath)).to.have.lengthOf(2);
+    expect(list.map((r) => r.hotPath)).to.have.lengthOf(4);
+    expect(list.map((r) => r.figures.demand)).to.deep.equal(['stored sums', 'stored sums', 'live sums', 'live sums']);
     for (const r of list) {
       expect(r.verdict, `${r.hotPath}: ${r.measured}`).to.be.oneOf(['PASS', 'MISS']);
       expect(r.figures.p95Ms, r.hotPath).to.be.a('number');
