@@ -75,6 +75,42 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
     expect(third.body).to.deep.equal({ totalCount: after.length, payloads: after });
   });
 
+  it('when a rebuild of a day commits after a later one (its build instant is not the latest), then the next answer is computed again', async () => {
+    const shared = app(redis);
+    const cached = await get(shared, CATEGORY);
+    expect(cached.status, JSON.stringify(cached.body)).to.equal(200);
+    for (let i = 0; i < 50 && !(await cachedKeys()).length; i++) await new Promise((r) => setTimeout(r, 20));
+    // What such a rebuild leaves: changed numbers of one day, its built_dtm earlier than the
+    // range's latest, the same source marks (out-of-order rows, issue 17.2, add no higher number).
+    const day = '2026-01-30';
+    const [latest] = await db
+      .knex('agg_built_day')
+      .where({ kind: 'category', agrt_hour: -1 })
+      .andWhere('agrt_dt', '>=', RANGE.startDate)
+      .andWhere('agrt_dt', '<=', RANGE.endDate)
+      .max<{ at: Date }[]>({ at: 'built_dtm' });
+    await db.knex.transaction(async (trx) => {
+      for (const table of ['agg_ctg_daily', 'agg_ctg_daily_all']) {
+        const changed = await trx(table).where({ agrt_dt: day, agrt_gb_cd: '01' }).increment('ord_qty', 1000);
+        expect(changed, table).to.be.above(0);
+      }
+      await trx('agg_built_day')
+        .where({ kind: 'category', agrt_dt: day, agrt_hour: -1 })
+        .update({ built_dtm: trx.raw('? - INTERVAL 1 SECOND', [latest!.at]) });
+    });
+    const uncached = createBackofficeApp({
+      config: loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, STATISTICS_ANSWER_CACHE_SECONDS: '0' }),
+      logger: testLogger(),
+      knex: db.knex,
+    });
+    const computed = await get(uncached, CATEGORY);
+    expect(computed.body, 'the tampered day changes the list').to.not.deep.equal(cached.body);
+    const after = await get(shared, CATEGORY);
+    expect(after.body).to.deep.equal(computed.body);
+    // The day's true rows again, for the tests that follow.
+    await rebuildAggregate(db.knex, { kind: 'category', day, requestedBy: 'cli' });
+  });
+
   it('when two copies with a different N ask the TOP-N, then each gets its own N rows', async () => {
     const expected = categoryRows(a, { agrtGb: '01', from: RANGE.startDate, to: RANGE.endDate, built: days('2026-01-28', LATE_DAY) });
     expect(expected.length).to.be.greaterThan(4);
