@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { addDays, selectRows, type Db } from '@bo/db';
 import { BUILD_VERSION_SQL } from './build-version.ts';
 import { BUILD_TABLES } from './tables.ts';
@@ -7,6 +8,17 @@ export interface AiWindow {
   toDay: string;
   days: number;
 }
+
+/**
+ * AI_LIST_WINDOW_DAYS, read by the back-office (the list's window) and the worker (the window
+ * whose sums it keeps): one schema, so both default to and mean the same window.
+ */
+export const AI_LIST_WINDOW_DAYS_SCHEMA = Type.Integer({
+  minimum: 1,
+  maximum: 365,
+  default: 30,
+  description: 'window of inflow, orders and reviews in the AI list: the last N whole days before today (demand read from the aggregates)',
+});
 
 /** The aggregate kinds the AI list's demand is summed from. */
 export const AI_WINDOW_KINDS = ['inflow', 'goods'] as const;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { checkTimeZone, ConfigFragments, loadConfig } from '@bo/service-kit';
+import { AI_LIST_WINDOW_DAYS_SCHEMA } from '@bo/aggregates';
 
 const Cron = (def: string, description: string) => Type.String({ default: def, minLength: 9, description });
 const Flag = (def: boolean, description: string) => Type.Boolean({ default: def, description });
@@ -67,14 +68,8 @@ export const workerConfigSchema = {
     default: 30_000,
     description: 'how often workers look for jobs whose worker died',
   }),
-  /** The back-office's setting (same default and meaning): the worker keeps that window's demand sums. */
-  AI_LIST_WINDOW_DAYS: Type.Integer({
-    minimum: 1,
-    maximum: 365,
-    default: 30,
-    description:
-      'window of inflow, orders and reviews in the AI list: the last N whole days before today (demand read from the aggregates)',
-  }),
+  /** The back-office's setting (the same schema): the worker keeps that window's demand sums. */
+  AI_LIST_WINDOW_DAYS: AI_LIST_WINDOW_DAYS_SCHEMA,
   EVENT_RETENTION_MONTHS: Type.Integer({
     minimum: 0,
     maximum: 1200,

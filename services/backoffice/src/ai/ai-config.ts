@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { AI_LIST_WINDOW_DAYS_SCHEMA } from '@bo/aggregates';
 import type { CategoryThresholds } from './autofill/category-classifier.ts';
 
 /**
@@ -106,13 +107,7 @@ export const aiConfigSchema = {
     default: 4,
     description: 'document pages given to the description generator',
   }),
-  AI_LIST_WINDOW_DAYS: Type.Integer({
-    minimum: 1,
-    maximum: 365,
-    default: 30,
-    description:
-      'window of inflow, orders and reviews in the AI list: the last N whole days before today (demand read from the aggregates)',
-  }),
+  AI_LIST_WINDOW_DAYS: AI_LIST_WINDOW_DAYS_SCHEMA,
   AI_LIST_MIN_INFLOW: Type.Integer({
     minimum: 1,
     default: 100,
