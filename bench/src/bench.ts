@@ -65,34 +65,39 @@ await runMain(async () => {
   const dataset = await prepareMainDataset(options, log).catch((err: Error) => ({ unavailable: err.message }));
   if ('unavailable' in dataset) log(`  no main data set: ${dataset.unavailable}`);
   const ctx = createContext(options, dataset, log);
+  // The files are written after every section, so a long full-scale run that is stopped keeps what it measured.
+  const write = (pending: string[]) =>
+    writeResults(options, ctx.rows, {
+      command,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      databaseVersion: dbVersion,
+      dataset:
+        'unavailable' in dataset
+          ? { unavailable: dataset.unavailable }
+          : {
+              database: dataset.name,
+              events: dataset.rows.ord_stat_evt ?? 0,
+              goods: dataset.rows.goods ?? 0,
+              inflowLogs: dataset.rows.goods_inflow_log ?? 0,
+              days: `${dataset.firstDay}..${dataset.lastDay}`,
+            },
+      pending,
+    });
   try {
-    for (const section of options.sections) {
+    for (const [i, section] of options.sections.entries()) {
       const began = Date.now();
       log(`\n▶ ${section}`);
       await SECTION_RUNNERS[section](ctx);
       log(`  (${section}: ${Math.round((Date.now() - began) / 1000)} s)`);
+      write(options.sections.slice(i + 1));
     }
   } finally {
     await ctx.stopAll();
     if (!('unavailable' in dataset)) await dataset.knex.destroy();
   }
 
-  const files = writeResults(options, ctx.rows, {
-    command,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    databaseVersion: dbVersion,
-    dataset:
-      'unavailable' in dataset
-        ? { unavailable: dataset.unavailable }
-        : {
-            database: dataset.name,
-            events: dataset.rows.ord_stat_evt ?? 0,
-            goods: dataset.rows.goods ?? 0,
-            inflowLogs: dataset.rows.goods_inflow_log ?? 0,
-            days: `${dataset.firstDay}..${dataset.lastDay}`,
-          },
-  });
+  const files = write([]);
   if (options.drop) log(`dropped ${(await dropBenchDatabases(options)).join(', ')}`);
 
   const counts = tally(ctx.rows);

@@ -11,6 +11,8 @@ export interface RunFacts {
   durationMs: number;
   databaseVersion: string;
   dataset: Record<string, unknown>;
+  /** Set while the run is still going: the sections not measured yet (the files are rewritten after each section). */
+  pending?: string[];
 }
 
 export function environmentLine(dbVersion: string): string {
@@ -44,6 +46,7 @@ export function writeResults(options: BenchOptions, rows: readonly BenchRow[], f
         environment: environmentLine(facts.databaseVersion),
         dataset: facts.dataset,
         tally: counts,
+        ...(facts.pending?.length ? { pending: facts.pending } : {}),
         rows,
       },
       null,
@@ -60,6 +63,7 @@ export function writeResults(options: BenchOptions, rows: readonly BenchRow[], f
       `# Benchmark ${options.date} (scale ${options.scale.name})`,
       '',
       `Command: \`${facts.command}\` — ${Math.round(facts.durationMs / 1000)} s, ${summary}.`,
+      ...(facts.pending?.length ? [`Still running when written; sections not measured yet: ${facts.pending.join(', ')}.`] : []),
       `Machine: ${environmentLine(facts.databaseVersion)}.`,
       `Data set: ${Object.entries(facts.dataset)
         .map(([k, v]) => `${k} ${typeof v === 'number' ? v.toLocaleString('en-US') : String(v)}`)
