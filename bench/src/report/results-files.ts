@@ -21,13 +21,12 @@ export function environmentLine(dbVersion: string): string {
 }
 
 /**
- * `<out>/<date>.json` (every figure) and `<out>/<date>.md` (the tables) for a complete full-scale
- * run; smaller scales (`<date>-small.json`) and `--only` runs (`…-partial`) are named apart so
- * they never overwrite a complete full run.
+ * `<out>/<date>-<scale>.json` (every figure) and `.md` (the tables); `--only` runs add
+ * `-partial`, so they never overwrite a complete run of the same scale.
  */
 export function writeResults(options: BenchOptions, rows: readonly BenchRow[], facts: RunFacts): { json: string; md: string } {
   mkdirSync(options.outDir, { recursive: true });
-  const scale = options.scale.name === 'full' ? '' : `-${options.scale.name}`;
+  const scale = `-${options.scale.name}`;
   const partial = options.sections.length < SECTIONS.length ? '-partial' : '';
   const base = `${options.date}${scale}${partial}`;
   const json = join(options.outDir, `${base}.json`);
