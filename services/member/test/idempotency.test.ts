@@ -205,8 +205,31 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
     before(() => {
       impatient = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '1', STAFF_LIMIT_MAX_ATTEMPTS: '1' });
       patient = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '1', STAFF_LIMIT_MAX_ATTEMPTS: '6' });
-      victim = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '30' });
+      victim = memberApp(db, { STAFF_LIMIT_LOCK_WAIT_SECONDS: '30', REQUEST_TIMEOUT_MS: '90000' });
     });
+
+    /** Whether a connection of this database runs a statement like `statement`, or waits for a row lock. */
+    async function waitingIn(statement: RegExp): Promise<boolean> {
+      const [rows] = (await db.knex.raw(
+        `SELECT p.INFO AS info, t.trx_state AS state FROM information_schema.PROCESSLIST p
+           LEFT JOIN information_schema.INNODB_TRX t ON t.trx_mysql_thread_id = p.ID WHERE p.DB = ?`,
+        [db.name],
+      )) as [{ info: string | null; state: string | null }[]];
+      return rows.some((r) => r.state === 'LOCK WAIT' || statement.test(r.info ?? ''));
+    }
+
+    /** A failed wait, with what the server and the request were doing, so it can be understood. */
+    const explained = (pending: Promise<request.Response>) => async (err: Error) => {
+      const [trx] = (await db.knex.raw(
+        `SELECT t.trx_state, t.trx_rows_modified, p.ID, p.DB, p.COMMAND, p.TIME, p.STATE, p.INFO
+           FROM information_schema.INNODB_TRX t LEFT JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id`,
+      )) as [unknown[]];
+      const settled = await Promise.race([
+        pending.then((r) => ({ status: r.status, body: r.body as unknown })),
+        new Promise((r) => setTimeout(() => r('pending'), 50)),
+      ]);
+      throw new Error(`${err.message}\ntransactions: ${JSON.stringify(trx)}\nrequest: ${JSON.stringify(settled)}`);
+    };
     after(async () => {
       await impatient.close();
       await patient.close();
@@ -246,13 +269,17 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
     });
 
     it('when the change deadlocks with a heavier transaction and is its victim, then it is retried whole and applied once', async function () {
-      // Lock waits far longer than the steps below take on a loaded machine: only the deadlock
-      // (detected at once, whatever the wait) may end the request's waits, never a timeout.
+      // Lock waits and the request's time limit far longer than the steps below take on a loaded
+      // machine: only the deadlock (detected at once, whatever the wait) may end the request's waits.
       this.timeout(90_000);
       await arrangeStaff(db.knex, { mbrNo: 'K14', limAmt: 50_000, rmndAmt: 20_000 });
       const gate = await holdLimitRow('K14');
       const pending = post(victim, 'key-k14', change('K14', '20', 1_100)).then((r) => r);
-      await until(async () => (await keyRow('key-k14'))?.proc_stat === 'PROCESSING', 'the request to claim its key');
+      // The request is inside the limit-change procedure, waiting for the limit row the gate holds
+      // (seen as its statement, or as a lock wait: INNODB_TRX alone was seen to miss it under load).
+      await until(() => waitingIn(/^INSERT INTO staff_dc_lim_hist/), 'the request to wait for the limit row', 30_000).catch(
+        explained(pending),
+      );
       // A rival that has written more rows (InnoDB rolls back the lighter side of a deadlock)
       // and holds the key's record, which the request updates last.
       const rival = await db.knex.transaction();
@@ -261,22 +288,11 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
           Array.from({ length: 50 }, (_, i) => ({ mbr_no: `K14-F${i}`, mbr_nm: 'filler', mbr_stat_cd: '10', staff_yn: 'N' })),
         );
         await rival('staff_dc_lim_idem').where({ idem_key: 'key-k14' }).forUpdate().first();
+        // The waiting request is granted the limit row as the gate commits (InnoDB hands a
+        // released lock to its waiter), so whatever it waits for next is the rival's.
         await gate.commit();
-        // The rival holds the key record, so once the request's update of it runs, it waits.
-        // (Inside the limit-change procedure: a transaction of this database in LOCK WAIT.)
-        await until(
-          async () => {
-            const [rows] = (await db.knex.raw(
-              `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
-              WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT'`,
-              [db.name],
-            )) as [{ n: number }[]];
-            return rows[0]!.n > 0;
-          },
-          'the request to wait for the key record',
-          30_000,
-        );
-        // Closes the cycle: the rival now waits for the limit row the request holds.
+        // Closes the cycle: the rival now waits for the limit row the request holds, and the
+        // request waits (or is about to) for the key record the rival holds.
         await rival('staff_dc_lim').where({ mbr_no: 'K14' }).forUpdate().first();
         await rival.commit();
       } catch (err) {
