@@ -167,6 +167,17 @@ function arrange(): Arranged {
   review('L09', 2);
   a.goods.push(goodsRow('L10', { goods_nm: '오늘만 조회된 청바지', std_ctg_no: '01010201', goods_reg_dtm: '2026-02-02 09:00:00' }));
   views('L10', 150, TODAY);
+  // Three listing gaps and no evidence: 35, exactly the default threshold.
+  a.goods.push(
+    goodsRow('L11', {
+      goods_nm: '설명 없는 청바지',
+      brand_no: null,
+      sch_kwd_nm: null,
+      seo_desc: '',
+      std_ctg_no: '01010201',
+      goods_reg_dtm: '2026-01-15 09:00:00',
+    }),
+  );
   return a;
 }
 
@@ -405,10 +416,11 @@ describe('AI recommended goods list', () => {
     expectFieldRefused(await list({ ...period, goodsDtmOption: 'SALE_START' }), 'goodsDtmOption');
   });
 
-  it('when the default threshold applies, then only goods whose score reaches AI_LIST_MIN_SCORE (40) are listed, best first, and the count says so', async () => {
+  it('when the default threshold applies, then only goods whose score reaches AI_LIST_MIN_SCORE (35) are listed, best first, and the count says so', async () => {
     const strict = aiApp(db, {}, () => NOW);
     const res = await request(strict).get(`${BO}/v2/goods/ai/getAiGoodsList`).query({ pageSize: 1000 }).set('Authorization', ADMIN_AUTH);
-    const want = ranked(scores, (no) => scores.get(no)! >= 40);
+    const want = ranked(scores, (no) => scores.get(no)! >= 35);
+    expect(scores.get('L11'), 'a goods exactly at the threshold').to.equal(35);
     expect(want.length, 'the fixture has goods on both sides of the threshold').to.be.within(1, scores.size - 1);
     expect(numbers(res)).to.deep.equal(want);
     expect(envelope<List>(res).payload.totalCount).to.equal(want.length);
