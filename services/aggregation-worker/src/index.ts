@@ -1,4 +1,5 @@
-export { rebuildAggregate, type RebuildResult } from './aggregation/rebuild.ts';
+export { rebuildAggregate, rebuildAggregateRange, type RebuildResult } from './aggregation/rebuild.ts';
+export { inBulk } from './aggregation/rerun-plan.ts';
 export { findLateData, type LateData } from './aggregation/late-data.ts';
 export { reconcileDays, type Mismatch } from './aggregation/reconcile.ts';
 export { createQueues, type Queues } from './queue/queues.ts';
