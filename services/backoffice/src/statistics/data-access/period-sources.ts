@@ -199,10 +199,12 @@ const VIEW_DAYS_MAX = 62;
 
 /**
  * Page views of the goods-level hourly inflow aggregate. Through a goods list, by its goods-led
- * index: one range per goods over the days. Through goods attributes, day by day: each goods'
- * rows of each day by the same index, with the day an equality from a derived table of days
- * (joined on the goods alone, the server reads every day of each goods; over the date it reads
- * every goods of the days).
+ * index: one range per goods over the days. Through goods attributes, day by day: the matching
+ * goods first, then each goods' rows of each day by the same index, with the day an equality
+ * from a derived table of days (joined on the goods alone, the server reads every day of each
+ * goods; over the date it reads every goods of the days). The order is fixed: left to choose,
+ * the server read the days first by the primary key, every goods of them (full scale, a top
+ * category of 2,103 goods over two days: 200-250 ms alone, against ~40 ms goods first).
  */
 export function sumRawViews(knex: Knex, f: RawFilter, range: DayRange, grain: Grain): Knex.QueryBuilder {
   const bucket = knex.raw(`${rollupBucket(grain, 'i')} AS bucket`);
@@ -210,9 +212,11 @@ export function sumRawViews(knex: Knex, f: RawFilter, range: DayRange, grain: Gr
   const days = eachDay(range.fromDay, addDays(range.toDay, -1));
   if (f.through && days.length <= VIEW_DAYS_MAX) {
     const dayTable = days.map(() => 'SELECT CAST(? AS DATE) AS d').join(' UNION ALL ');
-    q.from(knex.raw(`(${dayTable}) AS dd`, days))
-      .crossJoin(knex.raw('goods AS g'))
-      .join(`${INFLOW_AGGREGATES.goodsHourly} as i`, (on) => on.on('i.goods_no', 'g.goods_no').andOn('i.agrt_dt', 'dd.d'));
+    q.from('goods as g')
+      .joinRaw(`STRAIGHT_JOIN (${dayTable}) AS dd`, days)
+      .joinRaw(
+        `STRAIGHT_JOIN ${INFLOW_AGGREGATES.goodsHourly} AS i FORCE INDEX (idx_agg_inflow_goods) ON i.goods_no = g.goods_no AND i.agrt_dt = dd.d`,
+      );
     whereGoods(q, 'g', f.through);
     if (f.siteNo) q.where('i.site_no', f.siteNo);
     return q;
