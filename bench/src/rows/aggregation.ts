@@ -11,26 +11,13 @@ import { count, measuredRow, ms, NotAvailable, round, seconds, times, type Bench
 export const DAY_TARGET = '≤ 1.3× the direct statements';
 export const REBUILD_TARGET = 'full set (365 days, all kinds) ≤ 10 min';
 
-type Rebuild = (knex: Knex, job: { kind: AggregateKind; day: string; toDay?: string; requestedBy: 'cli' }) => Promise<{ rows: number }>;
+type Rebuild = (knex: Knex, job: { kind: AggregateKind; day: string; requestedBy: 'cli' }) => Promise<{ rows: number }>;
 
-/** The worker's entry points: a day build, a bulk build of days of one month, and the bulk plan of a range. */
-export interface WorkerBuilds {
-  rebuild: Rebuild;
-  rebuildRange: (knex: Knex, job: { kind: AggregateKind; day: string; toDay: string; requestedBy: 'cli' }) => Promise<{ rows: number }>;
-  inBulk: (request: { kind: 'all'; from: string; to: string }) => { kind: AggregateKind; day: string; toDay?: string }[];
-}
-
-/** The worker's entry points, looked up at run time so a missing worker is a row, not a crash. */
-export async function loadRebuild(): Promise<WorkerBuilds> {
-  const worker = (await import('@bo/aggregation-worker').catch(() => ({}))) as {
-    rebuildAggregate?: WorkerBuilds['rebuild'];
-    rebuildAggregateRange?: WorkerBuilds['rebuildRange'];
-    inBulk?: WorkerBuilds['inBulk'];
-  };
+/** The worker's entry point, looked up at run time so a missing worker is a row, not a crash. */
+export async function loadRebuild(): Promise<Rebuild> {
+  const worker = (await import('@bo/aggregation-worker').catch(() => ({}))) as { rebuildAggregate?: Rebuild };
   if (typeof worker.rebuildAggregate !== 'function') throw new NotAvailable('@bo/aggregation-worker does not export rebuildAggregate yet');
-  if (typeof worker.rebuildAggregateRange !== 'function' || typeof worker.inBulk !== 'function')
-    throw new NotAvailable('@bo/aggregation-worker does not export its bulk mode (rebuildAggregateRange, inBulk) yet');
-  return { rebuild: worker.rebuildAggregate, rebuildRange: worker.rebuildAggregateRange, inBulk: worker.inBulk };
+  return worker.rebuildAggregate;
 }
 
 /** Statements that write the aggregate itself; the run log and build status are the job's bookkeeping. */
@@ -79,7 +66,7 @@ export async function measureAggregationDay(ctx: BenchContext, ds: MainDataset):
   try {
     for (const kind of AGGREGATE_KINDS) {
       ctx.log(`  aggregation: ${kind} for ${day}, ${ctx.scale.aggregationDayRuns} runs job vs direct`);
-      const r = await oneDay(ds, rebuild.rebuild, pool, kind, day, ctx.scale.aggregationDayRuns);
+      const r = await oneDay(ds, rebuild, pool, kind, day, ctx.scale.aggregationDayRuns);
       jobTotal += r.jobMs;
       directTotal += r.directMs;
       const ratio = r.jobMs / r.directMs;
@@ -119,28 +106,29 @@ export async function measureAggregationDay(ctx: BenchContext, ds: MainDataset):
 export const REBUILD_CONCURRENCY = 2;
 
 /**
- * Every day of the data set, every kind, as `pnpm aggregate --kind all --bulk` has the worker
- * build it: one job per (kind, month), each month's days in one transaction with its month
- * roll-ups summed once, two jobs at a time like one worker process (no queue in between). It
- * also leaves the aggregates the statistics read.
+ * Every day of the data set, every kind, through the worker's rebuild, two jobs at a time like
+ * one worker process (no queue in between): the time a full rerun takes. It also leaves the
+ * aggregates the statistics read.
  */
 export async function rebuildAllDays(
   ctx: BenchContext,
   ds: MainDataset,
-  worker: WorkerBuilds,
+  rebuild: Rebuild,
 ): Promise<{ ms: number; jobs: number; rows: number }> {
-  const jobs = worker.inBulk({ kind: 'all', from: ds.firstDay, to: ds.lastDay });
+  const jobs = eachDay(ds.firstDay, ds.lastDay).flatMap((day) => AGGREGATE_KINDS.map((kind) => ({ kind, day })));
   const start = process.hrtime.bigint();
   let rows = 0;
   let next = 0;
-  let done = 0;
+  let lastLog = Date.now();
   const loop = async () => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      const built = await worker.rebuildRange(ds.knex, { kind: job.kind, day: job.day, toDay: job.toDay!, requestedBy: 'cli' });
+      const built = await rebuild(ds.knex, { ...job, requestedBy: 'cli' });
       rows += built.rows;
-      done += 1;
-      ctx.log(`  rebuild: ${job.kind} ${job.day}..${job.toDay} (${done}/${jobs.length} jobs, ${seconds(elapsedMs(start))})`);
+      if (Date.now() - lastLog > 15_000) {
+        lastLog = Date.now();
+        ctx.log(`  rebuild: ${job.day} (${next}/${jobs.length} jobs, ${seconds(elapsedMs(start))})`);
+      }
     }
   };
   await Promise.all(Array.from({ length: REBUILD_CONCURRENCY }, loop));
@@ -161,8 +149,8 @@ export async function measureFullRebuild(ctx: BenchContext, ds: MainDataset): Pr
   return [
     measuredRow({
       section: 'aggregation',
-      hotPath: `${days}-day rebuild, all kinds, bulk mode (${count(r.jobs)} month jobs, ${REBUILD_CONCURRENCY} at a time)`,
-      measured: `${seconds(r.ms)} (${count(r.rows)} aggregate rows, ${ms((r.ms * REBUILD_CONCURRENCY) / days)} per day of all kinds)`,
+      hotPath: `${days}-day rebuild, all kinds (${count(r.jobs)} jobs, ${REBUILD_CONCURRENCY} at a time)`,
+      measured: `${seconds(r.ms)} (${count(r.rows)} aggregate rows, ${ms((r.ms * REBUILD_CONCURRENCY) / r.jobs)} per job)`,
       target: REBUILD_TARGET,
       checks: full ? [{ label: '≤ 10 min', ok: r.ms <= 600_000 }] : [],
       figures: { days, jobs: r.jobs, rows: r.rows, ms: round(r.ms) },
