@@ -25,7 +25,6 @@ export const AggregateJobData = Type.Object(
     kind: Type.Union(AGGREGATE_KINDS.map((k) => Type.Literal(k))),
     day: DateString('the day to build'),
     hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23, description: 'inflow only: one hour of the day' })),
-    toDay: Type.Optional(DateString('bulk mode: the last day (same month) built with `day` in one job, month roll-ups summed once')),
     requestedBy: Type.Union([
       Type.Literal('schedule'),
       Type.Literal('dashboard'),

@@ -1,5 +1,4 @@
-export { rebuildAggregate, rebuildAggregateRange, type RebuildResult } from './aggregation/rebuild.ts';
-export { inBulk } from './aggregation/rerun-plan.ts';
+export { rebuildAggregate, type RebuildResult } from './aggregation/rebuild.ts';
 export { findLateData, type LateData } from './aggregation/late-data.ts';
 export { reconcileDays, type Mismatch } from './aggregation/reconcile.ts';
 export { createQueues, type Queues } from './queue/queues.ts';

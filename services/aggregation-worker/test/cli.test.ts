@@ -68,16 +68,6 @@ describe('aggregate CLI', () => {
     }
   });
 
-  it('when --bulk is given, then one job per (kind, month) builds the range, each day with its run-log row', async () => {
-    const { code, output } = await runCli('--kind', 'goods', '--from', '2026-05-30', '--to', '2026-06-01', '--bulk');
-    expect(code, output).to.equal(0);
-    expect(output).to.include('All 2 aggregation job(s) completed');
-    for (const day of ['2026-05-31', '2026-06-01'])
-      expect(await storedRows(db.knex, 'goods', day)).to.deep.equal(expectedDaily(data, 'goods', day));
-    const runs = await db.knex('agg_run_log').where({ kind: 'goods', job_id: 'build-goods-2026-05-30..2026-05-31', outcome: 'done' });
-    expect(runs.map((r: { agrt_dt: string }) => r.agrt_dt).sort()).to.deep.equal(['2026-05-30', '2026-05-31']);
-  });
-
   it('when the arguments are invalid, then the CLI exits 2 naming the argument and queues nothing', async () => {
     const before = await env.queues.build.count();
     const { code, output } = await runCli('--kind', 'daily', '--from', '2026-06-01', '--to', '2026-06-01');

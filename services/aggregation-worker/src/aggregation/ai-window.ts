@@ -25,8 +25,7 @@ const LOCK_ATTEMPTS = 4;
 /** The window of the platform day `now` falls in. */
 export const currentAiWindow = (s: AiWindowSettings): AiWindow => ({ toDay: platformToday(s.timeZone, s.now()), days: s.days });
 
-/** Whether the days `from`..`to` (inclusive) and the window share a day. */
-const overlapsWindow = (w: AiWindow, from: string, to: string) => to >= addDays(w.toDay, -w.days) && from < w.toDay;
+const inWindow = (w: AiWindow, day: string) => day >= addDays(w.toDay, -w.days) && day < w.toDay;
 
 /**
  * Recompute the window's sums in one REPEATABLE READ transaction: the version and the sums come
@@ -50,18 +49,17 @@ export async function recomputeAiWindow(knex: Knex, s: AiWindowSettings): Promis
 }
 
 /**
- * After a build of (kind, day[..toDay]): recompute when an inflow or goods day of the current window was
+ * After a build of (kind, day): recompute when an inflow or goods day of the current window was
  * built, or when the current window has no sums yet (the first build of a new day — normally the
  * 09:00 build of yesterday, which is in the window anyway). Returns whether it recomputed.
  */
 export async function refreshAiWindowAfterBuild(
   knex: Knex,
-  built: { kind: AggregateKind; day: string; toDay?: string },
+  built: { kind: AggregateKind; day: string },
   s: AiWindowSettings,
 ): Promise<boolean> {
   const window = currentAiWindow(s);
-  const demandDay =
-    (AI_WINDOW_KINDS as readonly string[]).includes(built.kind) && overlapsWindow(window, built.day, built.toDay ?? built.day);
+  const demandDay = (AI_WINDOW_KINDS as readonly string[]).includes(built.kind) && inWindow(window, built.day);
   if (!demandDay && (await storedWindowVersion(knex, window)) !== undefined) return false;
   await recomputeAiWindow(knex, s);
   return true;

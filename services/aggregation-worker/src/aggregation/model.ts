@@ -11,12 +11,10 @@ export interface BuildTarget {
   kind: AggregateKind;
   day: string;
   hour?: number;
-  /** Bulk mode: the range `day`..`toDay` of one month in one job. */
-  toDay?: string;
 }
 
 export const describeTarget = (t: BuildTarget): string =>
-  `${t.kind} ${t.day}${t.toDay ? `..${t.toDay}` : ''}${t.hour !== undefined ? ` ${String(t.hour).padStart(2, '0')}h` : ''}`;
+  `${t.kind} ${t.day}${t.hour !== undefined ? ` ${String(t.hour).padStart(2, '0')}h` : ''}`;
 
 /** What a (kind, day[, hour]) was last built from: the highest source row number it had seen. */
 export interface BuiltDay {

@@ -1,28 +1,17 @@
-import { addDays, dayRange, eachDay, type Db, type Knex, platformNowMillis, retryOnLockConflict } from '@bo/db';
+import { addDays, dayRange, type Db, type Knex, platformNowMillis, retryOnLockConflict } from '@bo/db';
 import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
 import type { ListKind } from '@bo/aggregates';
 import { finishRunLog, insertRunLog, lockBuild, recordBuiltDays } from './data-access/build-log.ts';
 import { deleteInflowRows, inflowRowsPerHour, insertInflowRows } from './data-access/inflow.ts';
 import { deleteListDay, insertListDay } from './data-access/list-aggregates.ts';
-import { addDayToMonth, lockMonth, monthOf, rollUpMonth, takeDayFromMonth } from './data-access/month-rollups.ts';
-import {
-  lockInflowMonth,
-  lockPeriodMonth,
-  rebuildInflowRollups,
-  replacePeriodDay,
-  rollUpInflowMonth,
-  rollUpPeriodMonth,
-  snapshotNewGoods,
-  type MonthUpkeep,
-} from './data-access/period-rollups.ts';
+import { addDayToMonth, takeDayFromMonth } from './data-access/month-rollups.ts';
+import { rebuildInflowRollups, replacePeriodDay, snapshotNewGoods } from './data-access/period-rollups.ts';
 import { maxEventNoIn, maxLogNoPerHour } from './data-access/source-marks.ts';
 import type { TimeRange } from './model.ts';
 
 export interface RebuildResult {
   kind: AggregateKind;
   day: string;
-  /** A bulk build's last day (`rebuildAggregateRange`). */
-  toDay?: string;
   hour?: number;
   rows: number;
 }
@@ -61,17 +50,14 @@ function checkJob(job: Pick<AggregateJobData, 'kind' | 'day' | 'hour'>): void {
   }
 }
 
-async function buildDaily(trx: Db, kind: ListKind | 'period', day: string, builtAt: string, upkeep: MonthUpkeep = 'keep'): Promise<number> {
+async function buildDaily(trx: Db, kind: ListKind | 'period', day: string, builtAt: string): Promise<number> {
   const range = dayRange(day);
   // Read before the build: an event committed meanwhile may be in the rows yet above the
   // mark, which costs one needless rebuild at worst, never a missed one.
   const builtMaxNo = await maxEventNoIn(trx, range);
   let rows: number;
-  if (kind === 'period') rows = await replacePeriodDay(trx, day, range, upkeep);
-  else if (upkeep === 'skip') {
-    await deleteListDay(trx, kind, day);
-    rows = await insertListDay(trx, kind, day, range);
-  } else {
+  if (kind === 'period') rows = await replacePeriodDay(trx, day, range);
+  else {
     const taken = await takeDayFromMonth(trx, kind, day);
     await deleteListDay(trx, kind, day);
     rows = await insertListDay(trx, kind, day, range);
@@ -82,14 +68,14 @@ async function buildDaily(trx: Db, kind: ListKind | 'period', day: string, built
 }
 
 /** One hour, or all 24 hours of the day when `hour` is absent; what was built is recorded per hour. */
-async function buildInflow(trx: Db, day: string, hour: number | undefined, builtAt: string, upkeep: MonthUpkeep = 'keep'): Promise<number> {
+async function buildInflow(trx: Db, day: string, hour: number | undefined, builtAt: string): Promise<number> {
   // First: the day-level inflow rollup below is rewritten from every hour of the day.
   await lockBuild(trx, 'inflow', day);
   const range = hour === undefined ? dayRange(day) : hourRange(day, hour);
   const maxPerHour = await maxLogNoPerHour(trx, range);
   await deleteInflowRows(trx, day, hour);
   const rows = await insertInflowRows(trx, day, range);
-  await rebuildInflowRollups(trx, day, hour, upkeep);
+  await rebuildInflowRollups(trx, day, hour);
   const rowsPerHour = await inflowRowsPerHour(trx, day);
   const hours = hour === undefined ? Array.from({ length: 24 }, (_, h) => h) : [hour];
   await recordBuiltDays(
@@ -136,81 +122,6 @@ export async function rebuildAggregate(
       outcome: 'failed',
       error: (err as Error).message,
     }).catch(() => undefined);
-    throw err;
-  }
-}
-
-function checkRange(job: { kind: AggregateKind; day: string; toDay: string }): void {
-  checkJob(job);
-  checkJob({ kind: job.kind, day: job.toDay });
-  if (job.toDay < job.day) throw new Error(`toDay must not be before day (${job.day} > ${job.toDay})`);
-  if (monthOf(job.toDay) !== monthOf(job.day)) throw new Error(`a bulk build stays in one month (${job.day}..${job.toDay})`);
-}
-
-/** The month lock of `kind`'s roll-up, which day builds of that month take before writing it. */
-async function lockMonthOf(trx: Db, kind: AggregateKind, month: string): Promise<void> {
-  if (kind === 'period') await lockPeriodMonth(trx, month);
-  else if (kind === 'inflow') await lockInflowMonth(trx, month);
-  else await lockMonth(trx, kind, month);
-}
-
-/** The month's roll-up rows of `kind` from its daily rows. */
-async function rollUpMonthOf(trx: Db, kind: AggregateKind, month: string): Promise<void> {
-  if (kind === 'period') await rollUpPeriodMonth(trx, month);
-  else if (kind === 'inflow') await rollUpInflowMonth(trx, month);
-  else await rollUpMonth(trx, kind, month);
-}
-
-/**
- * Bulk mode for reruns of a range: the days `day`..`toDay` (inclusive, one month) of one kind,
- * built in one transaction like `rebuildAggregate` builds each of them, except that the month
- * roll-ups are not kept up day by day (take the old day out, add the new one in) but summed once
- * from the month's days at the end. A reader sees the month's old days and roll-ups or the new
- * ones, never a mix; day builds of that month wait for it (they take the same month lock, and
- * inflow builds the same day locks, in the same order). Every day gets its run-log row and its
- * build records as in a day build.
- */
-export async function rebuildAggregateRange(
-  knex: Knex,
-  job: Pick<AggregateJobData, 'kind' | 'day' | 'requestedBy'> & { toDay: string; jobId?: string },
-  options: RebuildOptions = {},
-): Promise<RebuildResult> {
-  checkRange(job);
-  const timeZone = options.timeZone ?? 'Asia/Seoul';
-  const now = options.now ?? (() => new Date());
-  const days = eachDay(job.day, job.toDay);
-  const month = monthOf(job.day);
-  const runNos: number[] = [];
-  for (const day of days) runNos.push(await insertRunLog(knex, { ...job, day, startedAt: platformNowMillis(timeZone, now()) }));
-  try {
-    if (job.kind === 'period' || job.kind === 'inflow') await retryOnLockConflict(LOCK_ATTEMPTS, () => snapshotNewGoods(knex));
-    const rows = await retryOnLockConflict(LOCK_ATTEMPTS, () =>
-      knex.transaction(async (trx) => {
-        const builtAt = platformNowMillis(timeZone, now());
-        // Inflow day builds lock their day, then the month: the same order here.
-        if (job.kind === 'inflow') for (const day of days) await lockBuild(trx, 'inflow', day);
-        await lockMonthOf(trx, job.kind, month);
-        const perDay: number[] = [];
-        for (const day of days)
-          perDay.push(
-            job.kind === 'inflow'
-              ? await buildInflow(trx, day, undefined, builtAt, 'skip')
-              : await buildDaily(trx, job.kind, day, builtAt, 'skip'),
-          );
-        await rollUpMonthOf(trx, job.kind, month);
-        const finishedAt = platformNowMillis(timeZone, now());
-        for (const [i, runNo] of runNos.entries()) await finishRunLog(trx, runNo, { finishedAt, rows: perDay[i], outcome: 'done' });
-        return perDay.reduce((a, b) => a + b, 0);
-      }, READ_COMMITTED),
-    );
-    return { kind: job.kind, day: job.day, toDay: job.toDay, rows };
-  } catch (err) {
-    for (const runNo of runNos)
-      await finishRunLog(knex, runNo, {
-        finishedAt: platformNowMillis(timeZone, now()),
-        outcome: 'failed',
-        error: (err as Error).message,
-      }).catch(() => undefined);
     throw err;
   }
 }

@@ -22,14 +22,3 @@ export function planRerun(input: unknown, maxDays: number): RerunPlan {
   const kinds = kind === 'all' ? AGGREGATE_KINDS : [kind];
   return { ok: true, request: shape.value, targets: eachDay(from, to).flatMap((day) => kinds.map((k) => ({ kind: k, day }))) };
 }
-
-/**
- * Bulk mode of a planned rerun: one target per (kind, month) of the range, `day`..`toDay`, instead
- * of one per (kind, day); inflow as whole days as before.
- */
-export function inBulk(request: Pick<RerunRequest, 'kind' | 'from' | 'to'>): BuildTarget[] {
-  const kinds = request.kind === 'all' ? AGGREGATE_KINDS : [request.kind];
-  const months = new Map<string, string[]>();
-  for (const day of eachDay(request.from, request.to)) months.set(day.slice(0, 7), [...(months.get(day.slice(0, 7)) ?? []), day]);
-  return [...months.values()].flatMap((days) => kinds.map((kind) => ({ kind, day: days[0]!, toDay: days[days.length - 1]! })));
-}

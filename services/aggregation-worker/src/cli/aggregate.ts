@@ -2,12 +2,12 @@ import cliProgress from 'cli-progress';
 import { AGGREGATE_KINDS } from '@bo/contracts';
 import { createLogger, createRedis, parseCommandLine, runMain, sentinelsOf, usageError } from '@bo/service-kit';
 import { describeTarget } from '../aggregation/model.ts';
-import { inBulk, planRerun } from '../aggregation/rerun-plan.ts';
+import { planRerun } from '../aggregation/rerun-plan.ts';
 import { enqueueBuilds } from '../queue/build-jobs.ts';
 import { createQueues } from '../queue/queues.ts';
 import { loadCliConfig } from '../config.ts';
 
-const USAGE = `Usage: pnpm aggregate --kind <kind> --from yyyy-MM-dd --to yyyy-MM-dd [--bulk] [--timeout seconds]
+const USAGE = `Usage: pnpm aggregate --kind <kind> --from yyyy-MM-dd --to yyyy-MM-dd [--timeout seconds]
 
 Queues one aggregation job per (kind, day) for the running aggregation worker(s), shows the
 progress and waits for them. Exits 0 when every job completed, 1 naming the jobs that failed
@@ -16,9 +16,6 @@ progress and waits for them. Exits 0 when every job completed, 1 naming the jobs
   --kind      all | ${AGGREGATE_KINDS.join(' | ')}
   --from      first day to rebuild (platform local day)
   --to        last day to rebuild, inclusive
-  --bulk      one job per (kind, month) instead of per day: the month's days are built in one
-              transaction and its month roll-ups summed once at the end (faster for long ranges;
-              day builds of that month wait for it)
   --timeout   seconds to wait for the jobs (default 3600)
   --help      this text
 
@@ -32,7 +29,6 @@ await runMain(async () => {
     from: { type: 'string' },
     to: { type: 'string' },
     timeout: { type: 'string', default: '3600' },
-    bulk: { type: 'boolean', default: false },
   });
   const config = loadCliConfig();
   const plan = planRerun({ kind: values.kind, from: values.from, to: values.to }, config.AGG_RERUN_MAX_DAYS);
@@ -50,9 +46,8 @@ await runMain(async () => {
     { prefix: config.REDIS_PREFIX, attempts: config.AGG_JOB_ATTEMPTS, backoffMs: config.AGG_JOB_BACKOFF_MS },
     logger,
   );
-  const targets = values.bulk ? inBulk(plan.request) : plan.targets;
-  const queued = await enqueueBuilds(queues.build, targets, 'cli');
-  const pending = new Map(queued.map((q, i) => [q.jobId, describeTarget(targets[i]!)]));
+  const queued = await enqueueBuilds(queues.build, plan.targets, 'cli');
+  const pending = new Map(queued.map((q, i) => [q.jobId, describeTarget(plan.targets[i]!)]));
   const failed: string[] = [];
   console.error(
     `Queued ${queued.length} job(s) on ${config.REDIS_PREFIX}:agg-build for ${plan.request.kind} ${plan.request.from}..${plan.request.to}`,

@@ -3,11 +3,11 @@ import type { AggregateJobData } from '@bo/contracts';
 import type { BuildTarget } from '../aggregation/model.ts';
 
 /**
- * The job id of a build: deterministic, so asking twice for the same (kind, day[..toDay][, hour]) while
+ * The job id of a build: deterministic, so asking twice for the same (kind, day[, hour]) while
  * it waits or runs collapses into one job. BullMQ ids must not contain ':'.
  */
 export const buildJobId = (t: BuildTarget): string =>
-  `build-${t.kind}-${t.day}${t.toDay ? `..${t.toDay}` : ''}${t.hour !== undefined ? `-h${String(t.hour).padStart(2, '0')}` : ''}`;
+  `build-${t.kind}-${t.day}${t.hour !== undefined ? `-h${String(t.hour).padStart(2, '0')}` : ''}`;
 
 const PENDING = new Set(['waiting', 'waiting-children', 'delayed', 'prioritized', 'active']);
 
@@ -42,7 +42,6 @@ export async function enqueueBuild(
     day: target.day,
     requestedBy,
     ...(target.hour !== undefined ? { hour: target.hour } : {}),
-    ...(target.toDay ? { toDay: target.toDay } : {}),
   };
   const job = await queue.add(target.kind, data, { jobId });
   return { jobId, job, collapsed: false, collapsedIntoRunning: false };

@@ -5,7 +5,7 @@ import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
 import { refreshAiWindowAfterBuild } from '../aggregation/ai-window.ts';
 import { refuseDroppedDay } from '../aggregation/event-retention.ts';
-import { rebuildAggregate, rebuildAggregateRange, type RebuildResult } from '../aggregation/rebuild.ts';
+import { rebuildAggregate, type RebuildResult } from '../aggregation/rebuild.ts';
 import { BUILD_QUEUE, SCHEDULE_QUEUE, type ScheduleJobData } from './queues.ts';
 import { runScheduled, type ScheduleRunDeps, type ScheduleRunResult } from './schedule-runs.ts';
 
@@ -58,10 +58,7 @@ export function startWorkers(
       await refuseDroppedDay(knex, job.data.kind, job.data.day).catch((err: Error) => {
         throw new UnrecoverableError(err.message);
       });
-      const { toDay } = job.data;
-      const result = toDay
-        ? await rebuildAggregateRange(knex, { ...job.data, toDay, jobId: job.id }, { timeZone: s.timeZone })
-        : await rebuildAggregate(knex, { ...job.data, jobId: job.id }, { timeZone: s.timeZone });
+      const result = await rebuildAggregate(knex, { ...job.data, jobId: job.id }, { timeZone: s.timeZone });
       logger.info('aggregate built', { jobId: job.id, ...result, requestedBy: job.data.requestedBy });
       // The build has committed: a failed recompute leaves the old sums under the old version,
       // which the back-office no longer reads (it sums the aggregates itself until the next one).

@@ -19,7 +19,7 @@ export const monthOf = (day: string): string => `${day.slice(0, 7)}-01`;
  * and could deadlock; holding this row lock from before the first of them until commit makes
  * them take turns. Only the same kind and month wait: other days and kinds go on in parallel.
  */
-export const lockMonth = (db: Db, kind: ListKind, month: string): Promise<void> => lockBuild(db, `${kind}-month`, month);
+const lockMonth = (db: Db, kind: ListKind, month: string): Promise<void> => lockBuild(db, `${kind}-month`, month);
 
 /** The roll-up's key: the daily key and the attributes recorded on each day. */
 const monthKeysOf = (kind: ListKind) => [...LIST_AGGREGATES[kind].keys, ...LIST_AGGREGATES[kind].attributes];
@@ -53,7 +53,7 @@ const allSitesRollup = (kind: ListKind, allSites: { daily: string; monthly: stri
   leading: { column: 'agrt_gb_cd', values: AGRT_GBS },
 });
 
-export const rollupsOf = (kind: ListKind): MonthRollup[] => {
+const rollupsOf = (kind: ListKind): MonthRollup[] => {
   const { allSites } = LIST_AGGREGATES[kind];
   return [listRollup(kind), ...(allSites ? [allSitesRollup(kind, allSites)] : [])];
 };
@@ -108,37 +108,27 @@ export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: 
 }
 
 /**
- * Replace one month's roll-up rows with the sums of its daily rows (the caller holds the month's
- * lock); returns the roll-up rows written.
- */
-export async function rollUpMonthFromDays(db: Db, r: MonthRollup, month: string): Promise<number> {
-  const leading = r.leading ? ` AND ${r.leading.column} IN (${r.leading.values.map(() => '?').join(', ')})` : '';
-  const leadingValues = r.leading?.values ?? [];
-  await execute(db, `DELETE FROM ${r.monthly} WHERE agrt_mon = ?${leading}`, [month, ...leadingValues]);
-  const keys = r.keys.join(', ');
-  const result = await execute(
-    db,
-    `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...r.sums, 'day_cnt'].join(', ')})
-     SELECT ${keys}, ?, ${r.sums.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
-     FROM ${r.daily} WHERE agrt_dt >= ? AND agrt_dt < ?${leading}
-     GROUP BY ${keys}`,
-    [month, month, `${addMonths(month.slice(0, 7), 1)}-01`, ...leadingValues],
-  );
-  return result.affectedRows;
-}
-
-/**
- * Rebuild one month's roll-up rows (per site and every site) from its daily rows: for a month
- * found to differ from them (a daily table changed by hand, or a roll-up written before the days
- * it sums), and after a bulk build of the month's days. Takes the month's lock; returns the
- * per-site rows written.
+ * Rebuild one month's roll-up rows (per site and every site) from its daily rows, for a month found to differ from them
+ * (a daily table changed by hand, or a roll-up written before the days it sums).
  */
 export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promise<number> {
   await lockMonth(db, kind, month);
-  const [perSite, ...others] = rollupsOf(kind);
-  const written = await rollUpMonthFromDays(db, perSite!, month);
-  for (const r of others) await rollUpMonthFromDays(db, r, month);
-  return written;
+  // The per-site rows written (the every-site rows follow them).
+  let written: number | undefined;
+  for (const r of rollupsOf(kind)) {
+    await db(r.monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: month }).delete();
+    const keys = r.keys.join(', ');
+    const result = await execute(
+      db,
+      `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
+       SELECT ${keys}, ?, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
+       FROM ${r.daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
+       GROUP BY ${keys}`,
+      [month, ...AGRT_GBS, month, `${addMonths(month.slice(0, 7), 1)}-01`],
+    );
+    written ??= result.affectedRows;
+  }
+  return written ?? 0;
 }
 
 export type MonthTotals = Totals & { day_cnt: number };

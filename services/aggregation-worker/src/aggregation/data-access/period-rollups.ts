@@ -11,7 +11,7 @@ import {
 import type { PartTotals, TimeRange } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 import { EVENT_SUMS, EVENT_SUMS_AS_COLUMNS } from './list-aggregates.ts';
-import { applyDayToMonth, dropEmptyMonthRows, monthOf, rollUpMonthFromDays, type MonthRollup } from './month-rollups.ts';
+import { applyDayToMonth, dropEmptyMonthRows, monthOf, type MonthRollup } from './month-rollups.ts';
 
 /**
  * The SQL of the period rollups: what the period and hourly reports read instead of raw events
@@ -58,26 +58,8 @@ const INFLOW_DIMS: MonthRollup = {
   sums: ['inf_cnt'],
 };
 
-/**
- * How a day build treats the month roll-ups: `keep` them equal to the sum of their days in the
- * same transaction (a day build), or `skip` them because the caller rolls the whole month up
- * from its days once, later in the same transaction (a bulk build of a month's days).
- */
-export type MonthUpkeep = 'keep' | 'skip';
-
-/** Replace one day of a dimension rollup, keeping its month equal to the sum of its days unless `skip`. */
-async function replaceDimDay(
-  db: Db,
-  r: MonthRollup,
-  lockKind: string,
-  day: string,
-  upkeep: MonthUpkeep,
-  insert: () => Promise<number>,
-): Promise<number> {
-  if (upkeep === 'skip') {
-    await db(r.daily).where({ agrt_dt: day }).delete();
-    return insert();
-  }
+/** Replace one day of a dimension rollup, keeping its month equal to the sum of its days. */
+async function replaceDimDay(db: Db, r: MonthRollup, lockKind: string, day: string, insert: () => Promise<number>): Promise<number> {
   await lockBuild(db, lockKind, monthOf(day));
   const taken = await applyDayToMonth(db, r, day, -1);
   await db(r.daily).where({ agrt_dt: day }).delete();
@@ -88,25 +70,14 @@ async function replaceDimDay(
   return rows;
 }
 
-/** Month locks of the dimension rollups: day builds of one month take turns on them. */
-const PERIOD_MONTH_LOCK = 'period-month';
-const INFLOW_MONTH_LOCK = 'inflow-month';
-export const lockPeriodMonth = (db: Db, month: string) => lockBuild(db, PERIOD_MONTH_LOCK, month);
-export const lockInflowMonth = (db: Db, month: string) => lockBuild(db, INFLOW_MONTH_LOCK, month);
-
-/** After a bulk build of a month's `period` days: the month's dimension rows from its days (the caller holds the lock). */
-export const rollUpPeriodMonth = (db: Db, month: string): Promise<number> => rollUpMonthFromDays(db, EVENT_DIMS, month);
-/** After a bulk build of a month's `inflow` days: the same for the inflow dimension rows. */
-export const rollUpInflowMonth = (db: Db, month: string): Promise<number> => rollUpMonthFromDays(db, INFLOW_DIMS, month);
-
 // ---- kind `period`: events per (hour, site) and per (dimension, day or month, site) ----------
 
 const MEASURE_LIST = MEASURE_COLUMNS.join(', ');
 const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?';
 
 /** Replace the rollups of one day with sums of its events; returns the daily rows written. */
-export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRange, upkeep: MonthUpkeep = 'keep'): Promise<number> {
-  const dims = await replaceDimDay(db, EVENT_DIMS, PERIOD_MONTH_LOCK, day, upkeep, async () => {
+export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
+  const dims = await replaceDimDay(db, EVENT_DIMS, 'period-month', day, async () => {
     const result = await execute(
       db,
       `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
@@ -137,7 +108,7 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
  * of those hours, and the day's dimension rows from every hour of the day (the caller holds the
  * day's lock, so builds of other hours of the day wait for this one).
  */
-export async function rebuildInflowRollups(db: Db, day: string, hour: number | undefined, upkeep: MonthUpkeep = 'keep'): Promise<void> {
+export async function rebuildInflowRollups(db: Db, day: string, hour: number | undefined): Promise<void> {
   const site = db(INFLOW_AGGREGATES.siteHourly).where({ agrt_dt: day });
   if (hour !== undefined) site.andWhere({ agrt_hour: hour });
   await site.delete();
@@ -148,7 +119,7 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
      GROUP BY i.agrt_dt, i.agrt_hour, i.site_no`,
     hour !== undefined ? [day, hour] : [day],
   );
-  await replaceDimDay(db, INFLOW_DIMS, INFLOW_MONTH_LOCK, day, upkeep, async () => {
+  await replaceDimDay(db, INFLOW_DIMS, 'inflow-month', day, async () => {
     // The day's hours are summed per (site, goods) first: the dimension fan-out (one row per
     // dimension) then multiplies ~25 k rows instead of ~55 k (0.94 → 0.32 s a day at full scale).
     const result = await execute(
