@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Express } from 'express';
@@ -164,6 +164,29 @@ describe('gateway (infra/gateway/nginx.conf run by a real nginx)', () => {
     });
     expect(res.status).to.equal(200);
     expect((res.json() as unknown as Seen).bodyBytes).to.equal(Buffer.byteLength(body));
+  });
+
+  it('when one keep-alive connection carries more than 1,000 requests, then the gateway keeps it open (no reset for busy callers)', async () => {
+    // nginx's default closes a client connection after 1,000 requests; a caller racing that close gets a reset socket.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    try {
+      for (let i = 0; i < 1_100; i++) {
+        const closing = await new Promise<string | undefined>((resolve, reject) => {
+          const req = httpRequest({ host: '127.0.0.1', port: gatewayPort, path: '/api/bo/keepalive', agent }, (res) => {
+            sockets.add(req.socket);
+            res.resume();
+            res.on('end', () => resolve(res.headers.connection));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        expect(closing, `response ${i + 1}`).not.to.equal('close');
+      }
+      expect(sockets.size).to.equal(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('when /admin/queues is called, then it reaches the worker', async () => {
