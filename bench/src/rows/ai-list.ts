@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { recomputeAiWindow } from '@bo/aggregation-worker';
-import { AI_WINDOW_TABLES, aiWindowBuildVersion, type AiWindow } from '@bo/aggregates';
-import { platformToday } from '@bo/db';
+import { AI_LIST_WINDOW_DAYS_DEFAULT, AI_WINDOW_TABLES, aiWindowSumsCurrent, type AiWindow } from '@bo/aggregates';
 import type { BenchContext } from '../context.ts';
 import type { MainDataset } from '../dataset/main-dataset.ts';
 import { startCaptureApp, type CaptureApp, type HttpCall } from '../infra/capture-app.ts';
@@ -17,18 +16,13 @@ const CLIENTS = 8;
 const PATH = '/v2/goods/ai/getAiGoodsList';
 /** The back-office's defaults, as the bench starts it: PLATFORM_TIME_ZONE and AI_LIST_WINDOW_DAYS. */
 const TIME_ZONE = 'Asia/Seoul';
-const WINDOW_DAYS = 30;
+const WINDOW_DAYS = AI_LIST_WINDOW_DAYS_DEFAULT;
 
 /** Where the list read its demand from while measured: the worker's window sums, or summed per request. */
 type Demand = 'stored sums' | 'live sums';
 
-async function demandRead(ds: MainDataset, w: AiWindow): Promise<Demand> {
-  const row = await ds
-    .knex(AI_WINDOW_TABLES.version)
-    .where({ to_dt: w.toDay, days: w.days })
-    .first<{ build_ver: string } | undefined>('build_ver');
-  return row && row.build_ver === (await aiWindowBuildVersion(ds.knex, w)) ? 'stored sums' : 'live sums';
-}
+const demandRead = async (ds: MainDataset, w: AiWindow): Promise<Demand> =>
+  (await aiWindowSumsCurrent(ds.knex, w)) ? 'stored sums' : 'live sums';
 
 interface ListCase {
   label: string;
@@ -164,12 +158,12 @@ export async function measureAiList(ctx: BenchContext, ds: MainDataset): Promise
     const started = performance.now();
     const summed = await recomputeAiWindow(ds.knex, { timeZone: TIME_ZONE, days: WINDOW_DAYS, now: () => new Date() });
     const figures = { windowRecomputeMs: round(performance.now() - started), windowGoods: summed.goods };
-    const window = { toDay: platformToday(TIME_ZONE), days: WINDOW_DAYS };
+    const { window } = summed;
     for (const c of cases) {
       const read = await demandRead(ds, window);
       rows.push(await measureCase(ctx, ds, service.baseUrl, capture, bare, c, { read, want: 'stored sums', figures }));
     }
-    await ds.knex(AI_WINDOW_TABLES.version).where({ to_dt: window.toDay, days: WINDOW_DAYS }).delete();
+    await ds.knex(AI_WINDOW_TABLES.version).where({ to_dt: window.toDay, days: window.days }).delete();
     for (const c of cases) {
       const read = await demandRead(ds, window);
       rows.push(await measureCase(ctx, ds, service.baseUrl, capture, bare, c, { read, want: 'live sums', figures }));

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { addDays, selectRows, type Db } from '@bo/db';
 import { BUILD_VERSION_SQL } from './build-version.ts';
-import { BUILD_TABLES } from './tables.ts';
+import { AI_WINDOW_TABLES, BUILD_TABLES } from './tables.ts';
 
 /** The AI list's demand window: the `days` whole days before `toDay` (today, platform zone). */
 export interface AiWindow {
@@ -13,10 +13,11 @@ export interface AiWindow {
  * AI_LIST_WINDOW_DAYS, read by the back-office (the list's window) and the worker (the window
  * whose sums it keeps): one schema, so both default to and mean the same window.
  */
+export const AI_LIST_WINDOW_DAYS_DEFAULT = 30;
 export const AI_LIST_WINDOW_DAYS_SCHEMA = Type.Integer({
   minimum: 1,
   maximum: 365,
-  default: 30,
+  default: AI_LIST_WINDOW_DAYS_DEFAULT,
   description: 'window of inflow, orders and reviews in the AI list: the last N whole days before today (demand read from the aggregates)',
 });
 
@@ -36,4 +37,21 @@ export async function aiWindowBuildVersion(db: Db, w: AiWindow): Promise<string>
     [...AI_WINDOW_KINDS, addDays(w.toDay, -w.days), w.toDay],
   );
   return AI_WINDOW_KINDS.map((kind) => `${kind}:${rows.find((r) => r.kind === kind)?.ver ?? '0'}`).join('|');
+}
+
+/** The build version the worker stored with the window's sums; undefined when it has none. */
+export async function storedAiWindowVersion(db: Db, w: AiWindow): Promise<string | undefined> {
+  const row = await db(AI_WINDOW_TABLES.version)
+    .where({ to_dt: w.toDay, days: w.days })
+    .first<{ build_ver: string } | undefined>('build_ver');
+  return row?.build_ver;
+}
+
+/**
+ * Whether the worker's stored sums of the window were read from exactly the builds the window
+ * has now (their stored version equals the one computed from `agg_built_day`).
+ */
+export async function aiWindowSumsCurrent(db: Db, w: AiWindow): Promise<boolean> {
+  const stored = await storedAiWindowVersion(db, w);
+  return stored !== undefined && stored === (await aiWindowBuildVersion(db, w));
 }

@@ -1,8 +1,8 @@
 import { addDays, platformNowMillis, platformToday, retryOnLockConflict, type Knex } from '@bo/db';
-import { AI_WINDOW_KINDS, aiWindowBuildVersion, type AiWindow } from '@bo/aggregates';
+import { AI_WINDOW_KINDS, aiWindowBuildVersion, storedAiWindowVersion, type AiWindow } from '@bo/aggregates';
 import type { AggregateKind } from '@bo/contracts';
 import { lockBuild } from './data-access/build-log.ts';
-import { replaceWindowSums, storedWindowVersion, windowSums } from './data-access/ai-window.ts';
+import { replaceWindowSums, windowSums } from './data-access/ai-window.ts';
 
 /**
  * The AI recommended list's demand sums, kept by the worker so the back-office (read-only) does
@@ -60,7 +60,7 @@ export async function refreshAiWindowAfterBuild(
 ): Promise<boolean> {
   const window = currentAiWindow(s);
   const demandDay = (AI_WINDOW_KINDS as readonly string[]).includes(built.kind) && inWindow(window, built.day);
-  if (!demandDay && (await storedWindowVersion(knex, window)) !== undefined) return false;
+  if (!demandDay && (await storedAiWindowVersion(knex, window)) !== undefined) return false;
   await recomputeAiWindow(knex, s);
   return true;
 }

@@ -33,13 +33,6 @@ export async function windowSums(db: Db, w: AiWindow): Promise<WindowSum[]> {
   return rows.map((r) => ({ goods_no: r.goods_no, inf_cnt: Number(r.inf_cnt), net_qty: Number(r.net_qty) }));
 }
 
-export async function storedWindowVersion(db: Db, w: AiWindow): Promise<string | undefined> {
-  const row = await db(AI_WINDOW_TABLES.version)
-    .where({ to_dt: w.toDay, days: w.days })
-    .first<{ build_ver: string } | undefined>('build_ver');
-  return row?.build_ver;
-}
-
 /** Replace the window's sums and version, and drop every window that ended before it. */
 export async function replaceWindowSums(db: Db, w: AiWindow, version: string, sums: WindowSum[], builtAt: string): Promise<void> {
   for (const table of [AI_WINDOW_TABLES.sums, AI_WINDOW_TABLES.version]) {

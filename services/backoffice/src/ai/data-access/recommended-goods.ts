@@ -1,6 +1,6 @@
 import type { Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
-import { AI_WINDOW_TABLES, aiWindowBuildVersion } from '@bo/aggregates';
+import { AI_WINDOW_TABLES, aiWindowSumsCurrent } from '@bo/aggregates';
 import type { AiListRow, SignalWindow, SqlCondition } from '../model.ts';
 
 const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
@@ -87,12 +87,7 @@ export type DemandSource = 'stored' | 'live';
  * AI_LIST_WINDOW_DAYS. Either way the list's numbers are the same; `stored` reads fewer rows.
  */
 export async function demandSource(knex: Knex, w: Pick<SignalWindow, 'toDay' | 'days'>): Promise<DemandSource> {
-  const window = { toDay: w.toDay, days: w.days };
-  const row = await knex(AI_WINDOW_TABLES.version)
-    .where({ to_dt: w.toDay, days: w.days })
-    .first<{ build_ver: string } | undefined>('build_ver');
-  if (!row) return 'live';
-  return row.build_ver === (await aiWindowBuildVersion(knex, window)) ? 'stored' : 'live';
+  return (await aiWindowSumsCurrent(knex, { toDay: w.toDay, days: w.days })) ? 'stored' : 'live';
 }
 
 /**
