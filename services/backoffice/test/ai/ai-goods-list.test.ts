@@ -13,6 +13,7 @@ import {
   expectFieldRefused,
   goodsRow,
   insertAiMasters,
+  statEvent,
   supplierAuth,
 } from './helpers/ai-fixtures.ts';
 import type { AiGoodsListItem, ListOf } from '@bo/contracts';
@@ -68,17 +69,7 @@ function arrange(): Arranged {
   };
   let ord = 0;
   const order = (goodsNo: string, qty: number, evt: '10' | '20', agrt: '01' | '02' = '01', at = IN_WINDOW) =>
-    a.events.push({
-      ord_no: `O${++ord}`,
-      ord_goods_seq: 1,
-      site_no: 'S001',
-      goods_no: goodsNo,
-      agrt_gb_cd: agrt,
-      evt_gb_cd: evt,
-      evt_dtm: at,
-      qty,
-      amt: qty * 1000,
-    });
+    a.events.push(statEvent(`O${++ord}`, goodsNo, qty, evt, at, agrt));
   const waiting = (goodsNo: string, n: number, notiYn = 'N') => {
     for (let i = 0; i < n; i++)
       a.restock.push({ goods_no: goodsNo, site_no: 'S001', mbr_no: `M${i}`, req_dtm: IN_WINDOW, noti_yn: notiYn });

@@ -5,7 +5,7 @@ import { rebuildAggregate, recomputeAiWindow } from '@bo/aggregation-worker';
 import { AI_WINDOW_TABLES } from '@bo/aggregates';
 import type { AiGoodsListItem, ListOf } from '@bo/contracts';
 import { demandSource } from '../../src/ai/data-access/recommended-goods.ts';
-import { ADMIN_AUTH, aiApp, aiDatabase, BO, envelope, goodsRow, insertAiMasters, supplierAuth } from './helpers/ai-fixtures.ts';
+import { ADMIN_AUTH, aiApp, aiDatabase, BO, envelope, goodsRow, insertAiMasters, statEvent, supplierAuth } from './helpers/ai-fixtures.ts';
 
 /**
  * The AI list's demand sums kept by the worker (`agg_ai_window_sum`, under the window's build
@@ -31,17 +31,7 @@ const views = (goodsNo: string, n: number, at: string, site = 'S001') => {
 let ord = 0;
 const events: Record<string, unknown>[] = [];
 const event = (goodsNo: string, qty: number, evt: '10' | '20', at: string, agrt: '01' | '02' = '01', site = 'S001') =>
-  events.push({
-    ord_no: `W${++ord}`,
-    ord_goods_seq: 1,
-    site_no: site,
-    goods_no: goodsNo,
-    agrt_gb_cd: agrt,
-    evt_gb_cd: evt,
-    evt_dtm: at,
-    qty,
-    amt: qty * 1000,
-  });
+  events.push(statEvent(`W${++ord}`, goodsNo, qty, evt, at, agrt, site));
 
 // W01: 150 + 1 (first instant of the window) + 1 (last second) views, two sites; 2 ordered, 1 cancelled.
 views('W01', 100, MID);

@@ -181,6 +181,27 @@ export const goodsRow = (goodsNo: string, over: Record<string, unknown> = {}) =>
 });
 
 /** An answer's envelope typed for assertions (a test checks the status before it reads the payload). */
+/** One order-status event (`ord_stat_evt`) of a single-line order, 1,000 a unit, as the platform writes it. */
+export const statEvent = (
+  ordNo: string,
+  goodsNo: string,
+  qty: number,
+  evt: '10' | '20',
+  at: string,
+  agrt: '01' | '02' = '01',
+  site = 'S001',
+) => ({
+  ord_no: ordNo,
+  ord_goods_seq: 1,
+  site_no: site,
+  goods_no: goodsNo,
+  agrt_gb_cd: agrt,
+  evt_gb_cd: evt,
+  evt_dtm: at,
+  qty,
+  amt: qty * 1000,
+});
+
 export interface TestEnvelope<T> {
   timestamp: string;
   code: string;
