@@ -2,9 +2,15 @@ import type { Migration } from '../migrate.ts';
 import { mastersMigration } from './bo/0001-masters.ts';
 import { activityMigration } from './bo/0002-activity.ts';
 import { eventPartitionsMigration } from './bo/0003-event-partitions.ts';
+import { reviewWindowIndexMigration } from './bo/0004-review-window-index.ts';
 import { staffLimitMigration } from './member/0001-staff-limit.ts';
 
 /** Source tables of the bo database. The worker adds its aggregate tables to this list. */
-export const boSourceMigrations: readonly Migration[] = [mastersMigration, activityMigration, eventPartitionsMigration];
+export const boSourceMigrations: readonly Migration[] = [
+  mastersMigration,
+  activityMigration,
+  eventPartitionsMigration,
+  reviewWindowIndexMigration,
+];
 
 export const memberBaseMigrations: readonly Migration[] = [staffLimitMigration];
