@@ -3,6 +3,7 @@ export * from './config.ts';
 export * from './logger.ts';
 export * from './redis.ts';
 export * from './server.ts';
+export * from './shared-reads.ts';
 export * from './http/auth.ts';
 export * from './http/create-service-app.ts';
 export * from './http/error-handler.ts';

@@ -4,12 +4,16 @@ import { AiRunner } from './provider/ai-runner.ts';
 import { OfflineProvider } from './provider/offline-provider.ts';
 import { ChatModelProvider } from './provider/chat-model-provider.ts';
 import type { AiProvider } from './provider/types.ts';
+import { SharedReads } from '@bo/service-kit';
+import type { AiListPage } from './list/ai-goods-list.ts';
 
 /** The long-lived parts of the AI component, built once per app from the config. */
 export interface AiComponent {
   provider: AiProvider;
   runner: AiRunner;
   masters: MasterCache;
+  /** The recommended list's identical requests arriving together share one read. */
+  listReads: SharedReads<AiListPage>;
 }
 
 export function createAiComponent(deps: BackofficeDeps): AiComponent {
@@ -41,5 +45,6 @@ export function createAiComponent(deps: BackofficeDeps): AiComponent {
       goodsPerLeaf: c.AI_CATEGORY_GOODS_PER_LEAF,
       logger: deps.logger,
     }),
+    listReads: new SharedReads<AiListPage>(),
   };
 }

@@ -61,6 +61,7 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
       minInflow: c.AI_LIST_MIN_INFLOW,
       maxConversion: c.AI_LIST_MAX_CONVERSION,
       minScore: c.AI_LIST_MIN_SCORE,
+      sharedReads: ai.listReads,
     });
 
   mount<unknown, AiGoodsDescRequest>(findOperation('getAiGoodsDescV2'), ({ body, auth }) => describe(body, auth));

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { type TestDatabase } from '@bo/testing';
+import { createKnex } from '@bo/db';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import {
   ADMIN_AUTH,
@@ -445,6 +446,49 @@ describe('AI recommended goods list', () => {
     expect(envelope<List>(page2).payload.totalCount).to.equal(all.length);
     const past = await list({ page: 50, pageSize: 2 });
     expect(envelope<List>(past).payload).to.deep.equal({ totalCount: all.length, payloads: [] });
+  });
+
+  it('when requests arrive together, then identical ones share a read and each caller still gets its own answer', async () => {
+    // An app whose pool has one connection, held by the test while the burst arrives: every
+    // request has reached the list before any read can run, so sharing is certain, not a race.
+    const held = createKnex(db.url, { poolMax: 1 });
+    const statements: string[] = [];
+    held.on('query', (q: { sql: string }) => statements.push(q.sql));
+    try {
+      const heldApp = aiApp({ ...db, knex: held }, { AI_LIST_MIN_SCORE: '1' }, () => NOW);
+      const calls: [Record<string, unknown>, string][] = [
+        ...Array.from({ length: 6 }, (): [Record<string, unknown>, string] => [{}, ADMIN_AUTH]),
+        ...Array.from({ length: 3 }, (): [Record<string, unknown>, string] => [{}, supplierAuth('E002')]),
+        ...Array.from({ length: 3 }, (): [Record<string, unknown>, string] => [{ page: 2, pageSize: 2 }, ADMIN_AUTH]),
+        [{ saleStatCdList: '20' }, ADMIN_AUTH],
+      ];
+      const alone: List[] = [];
+      for (const [q, auth] of calls) alone.push(envelope<List>(await list(q, auth)).payload);
+      statements.length = 0;
+      const pool = held.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+      const connection = await pool.acquireConnection();
+      const burst = calls.map(([q, auth]) =>
+        request(heldApp)
+          .get(LIST_V2)
+          .query(q)
+          .set('Authorization', auth)
+          .then((r) => r),
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      await pool.releaseConnection(connection);
+      const answers = await Promise.all(burst);
+      answers.forEach((res, i) => {
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(envelope<List>(res).payload, `call ${i}: ${JSON.stringify(calls[i])}`).to.deep.equal(alone[i]);
+      });
+      // The first of each distinct request starts a read; its later twins never join a read already
+      // started, they share the next one: admin ×6, supplier ×3, page 2 ×3 take two reads each,
+      // the lone sale-status request one. Without sharing: 13 reads.
+      const reads = statements.filter((sql) => sql.includes('COUNT(*) OVER ()')).length;
+      expect(reads, 'two reads per repeated request, one for the lone one').to.equal(7);
+    } finally {
+      await held.destroy();
+    }
   });
 
   it('when the deprecated v1 list is used, then the same payload with Deprecation and Link headers', async () => {

@@ -2,7 +2,7 @@ import { josa } from 'es-hangul';
 import type { Knex } from '@bo/db';
 import { addDays, platformToday } from '@bo/db';
 import type { AiGoodsListItem, AiGoodsListRequest, ListOf } from '@bo/contracts';
-import { AppError } from '@bo/service-kit';
+import { AppError, type SharedReads } from '@bo/service-kit';
 import { listConditions } from './list-conditions.ts';
 import { countRecommendedGoods, demandSource, findRecommendedGoods } from '../data-access/recommended-goods.ts';
 import type { AiListRow, SignalWindow } from '../model.ts';
@@ -15,6 +15,14 @@ export interface AiListContext {
   minInflow: number;
   maxConversion: number;
   minScore: number;
+  /** Identical list reads in flight together run once (the app's one instance). */
+  sharedReads: SharedReads<AiListPage>;
+}
+
+/** The rows of one page and the full count, as read in one run. */
+export interface AiListPage {
+  rows: AiListRow[];
+  totalCount: number;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -125,8 +133,14 @@ export async function recommendedGoods(
   };
   const pageSize = request.pageSize ?? 100;
   const offset = ((request.page ?? 1) - 1) * pageSize;
-  const demand = await demandSource(ctx.knex, window);
-  const rows = await findRecommendedGoods(ctx.knex, where, window, demand, { offset, limit: pageSize });
-  const totalCount = rows.length ? Number(rows[0]!.totalCount) : await countRecommendedGoods(ctx.knex, where, window, demand);
+  const page = { offset, limit: pageSize };
+  // The key is everything the SQL depends on: conditions (the caller's scope included), window, page.
+  const key = JSON.stringify({ where, window, page });
+  const { rows, totalCount } = await ctx.sharedReads.run(key, async () => {
+    const demand = await demandSource(ctx.knex, window);
+    const found = await findRecommendedGoods(ctx.knex, where, window, demand, page);
+    const total = found.length ? Number(found[0]!.totalCount) : await countRecommendedGoods(ctx.knex, where, window, demand);
+    return { rows: found, totalCount: total };
+  });
   return { totalCount, payloads: rows.map((r) => toItem(r, ctx.windowDays)) };
 }

@@ -1,0 +1,46 @@
+/**
+ * Identical reads that arrive together share one run, and a caller never gets a run that started
+ * before it arrived: it joins the run queued to start next, or starts one when none is running.
+ * So every answer was read after its request came in (a list reloaded after a save shows the
+ * save), while N identical requests cost at most two runs at a time instead of N. Libraries such
+ * as `promise-coalesce` or singleflight hand a late caller the run already under way, whose
+ * snapshot may predate the caller's own write; hence this small class.
+ */
+export class SharedReads<T> {
+  private readonly running = new Map<string, Promise<T>>();
+  private readonly queued = new Map<string, Promise<T>>();
+
+  /** The answer of `read` for `key`, from a run that starts at or after this call. */
+  run(key: string, read: () => Promise<T>): Promise<T> {
+    const queued = this.queued.get(key);
+    if (queued) return queued;
+    const running = this.running.get(key);
+    if (!running) return this.start(key, read);
+    const next = running.then(
+      () => this.startQueued(key, read),
+      () => this.startQueued(key, read),
+    );
+    this.queued.set(key, next);
+    return next;
+  }
+
+  /** Keys with a run under way or queued (for tests and metrics). */
+  get size(): number {
+    return new Set([...this.running.keys(), ...this.queued.keys()]).size;
+  }
+
+  private startQueued(key: string, read: () => Promise<T>): Promise<T> {
+    this.queued.delete(key);
+    return this.start(key, read);
+  }
+
+  private start(key: string, read: () => Promise<T>): Promise<T> {
+    const run = (async () => read())();
+    this.running.set(key, run);
+    const done = () => {
+      if (this.running.get(key) === run) this.running.delete(key);
+    };
+    run.then(done, done);
+    return run;
+  }
+}
