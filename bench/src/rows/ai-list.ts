@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type autocannon from 'autocannon';
 import { recomputeAiWindow } from '@bo/aggregation-worker';
 import { AI_LIST_WINDOW_DAYS_DEFAULT, AI_WINDOW_TABLES, aiWindowSumsCurrent, type AiWindow } from '@bo/aggregates';
 import type { BenchContext } from '../context.ts';
@@ -27,6 +28,8 @@ const demandRead = async (ds: MainDataset, w: AiWindow): Promise<Demand> =>
 interface ListCase {
   label: string;
   params: Record<string, string>;
+  /** Each request asks the next of pages 1…N in turn, so the clients' requests differ (no shared reads). */
+  rotatePages?: number;
 }
 
 /**
@@ -48,6 +51,9 @@ async function listCases(ds: MainDataset): Promise<ListCase[]> {
   const top = rows[0]?.top ?? ds.samples.stdCtgNo;
   return [
     { label: 'default request (page 1 of 100, no condition)', params: { page: '1', pageSize: '100' } },
+    // The default request again, but the 8 clients ask pages 1–8 in turn: what each read costs
+    // when identical requests do not arrive together (the service shares only identical ones).
+    { label: 'pages 1–8 of 100 in turn (no condition)', params: { page: '1', pageSize: '100' }, rotatePages: 8 },
     {
       label: `category ${top} with its subtree, on sale, registered ${ds.firstDay}–${ds.lastDay}`,
       params: { stdCtgNo: top, saleStatCd: '10', goodsRegStartDtm: ds.firstDay, goodsRegEndDtm: ds.lastDay, page: '1', pageSize: '100' },
@@ -88,12 +94,23 @@ async function measureCase(
     }),
   );
   const loadAverage = loadavg()[0]!;
+  let sent = 0;
+  const rotate = c.rotatePages;
+  const listPath = new URL(`${serviceUrl}${PATH}`).pathname;
   const load = {
     url: `${serviceUrl}${call.path}`,
     method: 'GET' as const,
     headers: { authorization: call.auth },
     connections: CLIENTS,
     maxSeconds: ctx.scale.caseSeconds,
+    ...(rotate
+      ? {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            path: `${listPath}?${new URLSearchParams({ ...c.params, page: String((sent++ % rotate) + 1) }).toString()}`,
+          }),
+        }
+      : {}),
   };
   if (ctx.scale.warmup) await runLoad({ ...load, amount: CLIENTS });
   const http = await runLoad({ ...load, amount: ctx.scale.statRequests });
