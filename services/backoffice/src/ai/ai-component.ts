@@ -5,15 +5,15 @@ import { OfflineProvider } from './provider/offline-provider.ts';
 import { ChatModelProvider } from './provider/chat-model-provider.ts';
 import type { AiProvider } from './provider/types.ts';
 import { SharedReads } from '@bo/service-kit';
-import type { AiListPage } from './list/ai-goods-list.ts';
+import type { AiScoredRow } from './model.ts';
 
 /** The long-lived parts of the AI component, built once per app from the config. */
 export interface AiComponent {
   provider: AiProvider;
   runner: AiRunner;
   masters: MasterCache;
-  /** The recommended list's identical requests arriving together share one read. */
-  listReads: SharedReads<AiListPage>;
+  /** The recommended list's scorings of the same conditions arriving together share one read. */
+  listReads: SharedReads<AiScoredRow[]>;
 }
 
 export function createAiComponent(deps: BackofficeDeps): AiComponent {
@@ -45,6 +45,6 @@ export function createAiComponent(deps: BackofficeDeps): AiComponent {
       goodsPerLeaf: c.AI_CATEGORY_GOODS_PER_LEAF,
       logger: deps.logger,
     }),
-    listReads: new SharedReads<AiListPage>(),
+    listReads: new SharedReads<AiScoredRow[]>(),
   };
 }

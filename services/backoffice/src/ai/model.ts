@@ -100,7 +100,8 @@ export interface SignalWindow {
   minScore: number;
 }
 
-export interface AiListRow {
+/** The display columns of a recommended goods item (names from its masters and codes). */
+export interface AiListGoodsRow {
   goodsNo: string;
   goodsNm: string;
   goodsCompCd: string | null;
@@ -128,6 +129,13 @@ export interface AiListRow {
   salePrc: number;
   minLmtQty: number | null;
   maxLmtQty: number | null;
+}
+
+/** A goods item's score and the signals behind it, as scored in one statement. */
+export interface AiScoredRow {
+  goodsNo: string;
+  /** Read with the signals, so the reason's 품절 and the stock signal agree. */
+  saleStatCd: string;
   gapBrand: number;
   gapKeyword: number;
   gapSeo: number;
@@ -140,5 +148,6 @@ export interface AiListRow {
   lowReviewCnt: number;
   lowReviewAvg: number | null;
   score: number;
-  totalCount: number;
 }
+
+export type AiListRow = AiListGoodsRow & AiScoredRow;

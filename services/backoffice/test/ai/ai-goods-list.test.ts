@@ -448,7 +448,7 @@ describe('AI recommended goods list', () => {
     expect(envelope<List>(past).payload).to.deep.equal({ totalCount: all.length, payloads: [] });
   });
 
-  it('when requests arrive together, then identical ones share a read and each caller still gets its own answer', async () => {
+  it('when requests arrive together, then those of one ranking (any page) share its scoring and each caller still gets its own answer', async () => {
     // An app whose pool has one connection, held by the test while the burst arrives: every
     // request has reached the list before any read can run, so sharing is certain, not a race.
     const held = createKnex(db.url, { poolMax: 1 });
@@ -481,11 +481,12 @@ describe('AI recommended goods list', () => {
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(envelope<List>(res).payload, `call ${i}: ${JSON.stringify(calls[i])}`).to.deep.equal(alone[i]);
       });
-      // The first of each distinct request starts a read; its later twins never join a read already
-      // started, they share the next one: admin ×6, supplier ×3, page 2 ×3 take two reads each,
-      // the lone sale-status request one. Without sharing: 13 reads.
-      const reads = statements.filter((sql) => sql.includes('COUNT(*) OVER ()')).length;
-      expect(reads, 'two reads per repeated request, one for the lone one').to.equal(7);
+      // The first request of each ranking (conditions with the caller's scope) starts a scoring;
+      // the later ones never join a scoring already started, they share the next one. Admin (pages
+      // 1 and 2, 9 requests) and the supplier (3) take two scorings each, the lone sale-status
+      // request one: 5 in all (13 without sharing, 7 if pages did not share a ranking).
+      const scorings = statements.filter((sql) => sql.includes('ORDER BY x.score DESC')).length;
+      expect(scorings, 'two scorings per repeated ranking, one for the lone one').to.equal(5);
     } finally {
       await held.destroy();
     }

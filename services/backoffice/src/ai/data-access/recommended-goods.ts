@@ -1,7 +1,7 @@
 import type { Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
 import { AI_WINDOW_TABLES, aiWindowSumsCurrent } from '@bo/aggregates';
-import type { AiListRow, SignalWindow, SqlCondition } from '../model.ts';
+import type { AiListGoodsRow, AiScoredRow, SignalWindow, SqlCondition } from '../model.ts';
 
 const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
 
@@ -9,7 +9,7 @@ const blank = (col: string) => `(${col} IS NULL OR TRIM(${col}) = '')`;
  * Each goods item with its recommendation signals and score, computed by the database:
  * listing gaps, page views against net ordered quantity in the window, stock short with
  * waiting restock requests, low-rated recent reviews. Only goods whose score reaches the
- * threshold (AI_LIST_MIN_SCORE) are recommended; the page is ordered by score and carries the full count.
+ * threshold (AI_LIST_MIN_SCORE) are recommended, ordered by score.
  *
  * Demand comes from the aggregation worker's tables, never from the raw logs: page views from
  * `agg_inflow_hourly`, net ordered quantity (`ord_qty − cncl_qty` of report `01`) from
@@ -53,7 +53,7 @@ function scoredGoodsSql(where: SqlCondition[], w: SignalWindow, demand: DemandSo
 
   // Only what the score needs: the display columns and joins are added for the page alone.
   const sql = `
-    SELECT g.goods_no AS goodsNo,
+    SELECT g.goods_no AS goodsNo, g.sale_stat_cd AS saleStatCd,
       CASE WHEN ${gaps.brand} THEN 1 ELSE 0 END AS gapBrand,
       CASE WHEN ${gaps.keyword} THEN 1 ELSE 0 END AS gapKeyword,
       CASE WHEN ${gaps.seo} THEN 1 ELSE 0 END AS gapSeo,
@@ -91,18 +91,27 @@ export async function demandSource(knex: Knex, w: Pick<SignalWindow, 'toDay' | '
 }
 
 /**
- * One page of recommended goods, best first, each row carrying the full count. The page is cut
- * (score threshold, order, LIMIT) on the scores alone; only its rows get the display columns
- * and joins (supplier, brand, MD, code names, category path).
+ * Every goods whose score reaches the threshold, best first (score, then goods number), with
+ * the signals behind each score: the whole ranking, so that every page of one request (and its
+ * count) comes from one scoring. A few thousand short rows at full scale.
  */
-export async function findRecommendedGoods(
+export async function scoreRecommendedGoods(
   knex: Knex,
   where: SqlCondition[],
   window: SignalWindow,
   demand: DemandSource,
-  page: { offset: number; limit: number },
-): Promise<AiListRow[]> {
+): Promise<AiScoredRow[]> {
   const inner = scoredGoodsSql(where, window, demand);
+  const result: unknown = await knex.raw(`SELECT x.* FROM (${inner.sql}) x WHERE x.score >= ? ORDER BY x.score DESC, x.goodsNo`, [
+    ...inner.bindings,
+    window.minScore,
+  ]);
+  return (result as [AiScoredRow[]])[0];
+}
+
+/** The display columns of the given goods (supplier, brand, MD, code names, category path), in no order. */
+export async function recommendedGoodsColumns(knex: Knex, goodsNos: readonly string[]): Promise<AiListGoodsRow[]> {
+  if (!goodsNos.length) return [];
   const result: unknown = await knex.raw(
     `SELECT g.goods_no AS goodsNo, g.goods_nm AS goodsNm, g.goods_comp_cd AS goodsCompCd, g.goods_typ_cd AS goodsTypCd,
       e.entr_nm AS entrNm, g.entr_no AS entrNo, b.brand_nm AS brandNm, g.sale_meth_cd AS saleMethCd,
@@ -111,12 +120,8 @@ export async function findRecommendedGoods(
       dp.cd_nm AS deliProcTypCdNm, dg.cd_nm AS deliGoodsGbCdNm, CAST(g.disp_dlex_amt AS CHAR) AS dispDlexAmt,
       CONCAT_WS(' > ', c3.std_ctg_nm, c2.std_ctg_nm, c1.std_ctg_nm, c0.std_ctg_nm) AS stdCtgHierarchy,
       g.buyr_age_lmt_cd AS buyrAgeLmtCd, g.buy_qty_lmt_yn AS buyQtyLmtYn, g.rglr_deli_goods_yn AS rglrDeliGoodsYn,
-      g.goods_reg_dtm AS goodsRegDtm, g.sale_prc AS salePrc, g.min_lmt_qty AS minLmtQty, g.max_lmt_qty AS maxLmtQty,
-      p.gapBrand, p.gapKeyword, p.gapSeo, p.gapModel, p.inflowCnt, p.netOrdQty, p.lowConversion, p.stockShort,
-      p.restockWaiting, p.lowReviewCnt, p.lowReviewAvg, p.score, p.totalCount
-    FROM (SELECT x.*, COUNT(*) OVER () AS totalCount FROM (${inner.sql}) x WHERE x.score >= ?
-          ORDER BY x.score DESC, x.goodsNo LIMIT ? OFFSET ?) p
-    JOIN goods g ON g.goods_no = p.goodsNo
+      g.goods_reg_dtm AS goodsRegDtm, g.sale_prc AS salePrc, g.min_lmt_qty AS minLmtQty, g.max_lmt_qty AS maxLmtQty
+    FROM goods g
     LEFT JOIN entr e ON e.entr_no = g.entr_no
     LEFT JOIN brand b ON b.brand_no = g.brand_no
     LEFT JOIN bo_user u ON u.user_id = g.md_id
@@ -127,31 +132,8 @@ export async function findRecommendedGoods(
     LEFT JOIN std_ctg c1 ON c1.std_ctg_no = c0.upr_std_ctg_no
     LEFT JOIN std_ctg c2 ON c2.std_ctg_no = c1.upr_std_ctg_no
     LEFT JOIN std_ctg c3 ON c3.std_ctg_no = c2.upr_std_ctg_no
-    ORDER BY p.score DESC, p.goodsNo`,
-    [
-      ...inner.bindings,
-      window.minScore,
-      page.limit,
-      page.offset,
-      CODE_GROUPS.SALE_STATUS,
-      CODE_GROUPS.DELI_PROC_TYPE,
-      CODE_GROUPS.DELI_GOODS_GB,
-    ],
+    WHERE g.goods_no IN (${goodsNos.map(() => '?').join(', ')})`,
+    [CODE_GROUPS.SALE_STATUS, CODE_GROUPS.DELI_PROC_TYPE, CODE_GROUPS.DELI_GOODS_GB, ...goodsNos],
   );
-  return (result as [AiListRow[]])[0];
-}
-
-/** The full count alone, for a page past the end (which has no row to carry it). */
-export async function countRecommendedGoods(
-  knex: Knex,
-  where: SqlCondition[],
-  window: SignalWindow,
-  demand: DemandSource,
-): Promise<number> {
-  const inner = scoredGoodsSql(where, window, demand);
-  const result: unknown = await knex.raw(`SELECT COUNT(*) AS n FROM (${inner.sql}) x WHERE x.score >= ?`, [
-    ...inner.bindings,
-    window.minScore,
-  ]);
-  return Number((result as [{ n: number }[]])[0][0]?.n ?? 0);
+  return (result as [AiListGoodsRow[]])[0];
 }

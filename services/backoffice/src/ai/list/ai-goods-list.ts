@@ -4,8 +4,8 @@ import { addDays, platformToday } from '@bo/db';
 import type { AiGoodsListItem, AiGoodsListRequest, ListOf } from '@bo/contracts';
 import { AppError, type SharedReads } from '@bo/service-kit';
 import { listConditions } from './list-conditions.ts';
-import { countRecommendedGoods, demandSource, findRecommendedGoods } from '../data-access/recommended-goods.ts';
-import type { AiListRow, SignalWindow } from '../model.ts';
+import { demandSource, recommendedGoodsColumns, scoreRecommendedGoods } from '../data-access/recommended-goods.ts';
+import type { AiListRow, AiScoredRow, SignalWindow } from '../model.ts';
 
 export interface AiListContext {
   knex: Knex;
@@ -15,14 +15,8 @@ export interface AiListContext {
   minInflow: number;
   maxConversion: number;
   minScore: number;
-  /** Identical list reads in flight together run once (the app's one instance). */
-  sharedReads: SharedReads<AiListPage>;
-}
-
-/** The rows of one page and the full count, as read in one run. */
-export interface AiListPage {
-  rows: AiListRow[];
-  totalCount: number;
+  /** Scorings of the same conditions and window arriving together run once (the app's one instance). */
+  sharedReads: SharedReads<AiScoredRow[]>;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -133,14 +127,26 @@ export async function recommendedGoods(
   };
   const pageSize = request.pageSize ?? 100;
   const offset = ((request.page ?? 1) - 1) * pageSize;
-  const page = { offset, limit: pageSize };
-  // The key is everything the SQL depends on: conditions (the caller's scope included), window, page.
-  const key = JSON.stringify({ where, window, page });
-  const { rows, totalCount } = await ctx.sharedReads.run(key, async () => {
-    const demand = await demandSource(ctx.knex, window);
-    const found = await findRecommendedGoods(ctx.knex, where, window, demand, page);
-    const total = found.length ? Number(found[0]!.totalCount) : await countRecommendedGoods(ctx.knex, where, window, demand);
-    return { rows: found, totalCount: total };
+  // Every page of the same conditions and window (the caller's supplier scope is among the
+  // conditions) shares the ranking of requests that arrive together; only the page's columns are read apart.
+  const key = JSON.stringify({ where, window });
+  const ranking = await ctx.sharedReads.run(key, async () =>
+    scoreRecommendedGoods(ctx.knex, where, window, await demandSource(ctx.knex, window)),
+  );
+  const slice = ranking.slice(offset, offset + pageSize);
+  const columns = new Map(
+    (
+      await recommendedGoodsColumns(
+        ctx.knex,
+        slice.map((r) => r.goodsNo),
+      )
+    ).map((g) => [g.goodsNo, g]),
+  );
+  // A goods deleted between the two reads has no columns left to show: it drops from the page.
+  const rows = slice.flatMap((r) => {
+    const goods = columns.get(r.goodsNo);
+    return goods ? [{ ...goods, ...r }] : [];
   });
+  const totalCount = ranking.length;
   return { totalCount, payloads: rows.map((r) => toItem(r, ctx.windowDays)) };
 }
