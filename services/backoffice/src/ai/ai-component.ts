@@ -6,6 +6,7 @@ import { ChatModelProvider } from './provider/chat-model-provider.ts';
 import type { AiProvider } from './provider/types.ts';
 import { SharedReads } from '@bo/service-kit';
 import type { AiScoredRow } from './model.ts';
+import { GoodsSplit } from './data-access/goods-split.ts';
 
 /** The long-lived parts of the AI component, built once per app from the config. */
 export interface AiComponent {
@@ -14,6 +15,8 @@ export interface AiComponent {
   masters: MasterCache;
   /** The recommended list's scorings of the same conditions arriving together share one read. */
   listReads: SharedReads<AiScoredRow[]>;
+  /** The middle goods number, where the list's scoring splits the catalogue for two connections. */
+  listSplit: GoodsSplit;
 }
 
 export function createAiComponent(deps: BackofficeDeps): AiComponent {
@@ -46,5 +49,6 @@ export function createAiComponent(deps: BackofficeDeps): AiComponent {
       logger: deps.logger,
     }),
     listReads: new SharedReads<AiScoredRow[]>(),
+    listSplit: new GoodsSplit(deps.knex, c.AI_MASTER_REFRESH_MS),
   };
 }

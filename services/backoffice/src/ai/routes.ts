@@ -62,6 +62,7 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
       maxConversion: c.AI_LIST_MAX_CONVERSION,
       minScore: c.AI_LIST_MIN_SCORE,
       sharedReads: ai.listReads,
+      split: ai.listSplit,
     });
 
   mount<unknown, AiGoodsDescRequest>(findOperation('getAiGoodsDescV2'), ({ body, auth }) => describe(body, auth));

@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { type TestDatabase } from '@bo/testing';
 import { createKnex } from '@bo/db';
+import { demandSource, scoreRecommendedGoods } from '../../src/ai/data-access/recommended-goods.ts';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import {
   ADMIN_AUTH,
@@ -490,6 +491,24 @@ describe('AI recommended goods list', () => {
     } finally {
       await held.destroy();
     }
+  });
+
+  it('when the catalogue is scored in two halves at once, then the merged ranking equals one statement’s at every split point', async () => {
+    const window = { fromDay: '2026-04-12', toDay: '2026-05-12', days: 30, minInflow: 100, maxConversion: 0.02, minScore: 1 };
+    const demand = await demandSource(db.knex, window);
+    const whole = await scoreRecommendedGoods(db.knex, [], window, demand);
+    expect(whole.map((r) => r.goodsNo)).to.deep.equal(ranked(scores));
+    const ties = whole.filter((r, i) => whole.some((o, k) => k !== i && Number(o.score) === Number(r.score)));
+    expect(ties.length, 'the fixture has goods of equal score, where the merge could misorder').to.be.greaterThan(1);
+    const points = ['', 'L', ...a.goods.map((g) => g.goods_no), 'L99', 'Z'];
+    for (const split of points) {
+      const halves = await scoreRecommendedGoods(db.knex, [], window, demand, split);
+      expect(halves, `split at ${JSON.stringify(split)}`).to.deep.equal(whole);
+    }
+    const supplier = [{ sql: 'g.entr_no = ?', bindings: ['E001'] }];
+    expect(await scoreRecommendedGoods(db.knex, supplier, window, demand, 'L05')).to.deep.equal(
+      await scoreRecommendedGoods(db.knex, supplier, window, demand),
+    );
   });
 
   it('when the deprecated v1 list is used, then the same payload with Deprecation and Link headers', async () => {

@@ -94,19 +94,40 @@ export async function demandSource(knex: Knex, w: Pick<SignalWindow, 'toDay' | '
  * Every goods whose score reaches the threshold, best first (score, then goods number), with
  * the signals behind each score: the whole ranking, so that every page of one request (and its
  * count) comes from one scoring. A few thousand short rows at full scale.
+ *
+ * With a `split` goods number the two halves of the catalogue (below it, from it on) are scored
+ * by two statements at once, each on its own connection and core, and merged: each half comes
+ * sorted, and at equal scores every goods of the lower half precedes the upper half's by the
+ * same collation, so the merge keeps the order one statement would give.
  */
 export async function scoreRecommendedGoods(
   knex: Knex,
   where: SqlCondition[],
   window: SignalWindow,
   demand: DemandSource,
+  split: string | null = null,
 ): Promise<AiScoredRow[]> {
-  const inner = scoredGoodsSql(where, window, demand);
-  const result: unknown = await knex.raw(`SELECT x.* FROM (${inner.sql}) x WHERE x.score >= ? ORDER BY x.score DESC, x.goodsNo`, [
-    ...inner.bindings,
-    window.minScore,
+  const score = async (conditions: SqlCondition[]) => {
+    const inner = scoredGoodsSql(conditions, window, demand);
+    const result: unknown = await knex.raw(`SELECT x.* FROM (${inner.sql}) x WHERE x.score >= ? ORDER BY x.score DESC, x.goodsNo`, [
+      ...inner.bindings,
+      window.minScore,
+    ]);
+    return (result as [AiScoredRow[]])[0];
+  };
+  if (split === null) return score(where);
+  const [lower, upper] = await Promise.all([
+    score([...where, { sql: 'g.goods_no < ?', bindings: [split] }]),
+    score([...where, { sql: 'g.goods_no >= ?', bindings: [split] }]),
   ]);
-  return (result as [AiScoredRow[]])[0];
+  const merged: AiScoredRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < lower.length || j < upper.length) {
+    const takeLower = j >= upper.length || (i < lower.length && Number(lower[i]!.score) >= Number(upper[j]!.score));
+    merged.push(takeLower ? lower[i++]! : upper[j++]!);
+  }
+  return merged;
 }
 
 /** The display columns of the given goods (supplier, brand, MD, code names, category path), in no order. */

@@ -5,6 +5,7 @@ import type { AiGoodsListItem, AiGoodsListRequest, ListOf } from '@bo/contracts'
 import { AppError, type SharedReads } from '@bo/service-kit';
 import { listConditions } from './list-conditions.ts';
 import { demandSource, recommendedGoodsColumns, scoreRecommendedGoods } from '../data-access/recommended-goods.ts';
+import type { GoodsSplit } from '../data-access/goods-split.ts';
 import type { AiListRow, AiScoredRow, SignalWindow } from '../model.ts';
 
 export interface AiListContext {
@@ -17,6 +18,8 @@ export interface AiListContext {
   minScore: number;
   /** Scorings of the same conditions and window arriving together run once (the app's one instance). */
   sharedReads: SharedReads<AiScoredRow[]>;
+  /** Where the scoring splits the catalogue into two halves read at once. */
+  split: GoodsSplit;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -130,9 +133,10 @@ export async function recommendedGoods(
   // Every page of the same conditions and window (the caller's supplier scope is among the
   // conditions) shares the ranking of requests that arrive together; only the page's columns are read apart.
   const key = JSON.stringify({ where, window });
-  const ranking = await ctx.sharedReads.run(key, async () =>
-    scoreRecommendedGoods(ctx.knex, where, window, await demandSource(ctx.knex, window)),
-  );
+  const ranking = await ctx.sharedReads.run(key, async () => {
+    const [demand, split] = await Promise.all([demandSource(ctx.knex, window), ctx.split.key()]);
+    return scoreRecommendedGoods(ctx.knex, where, window, demand, split);
+  });
   const slice = ranking.slice(offset, offset + pageSize);
   const columns = new Map(
     (
