@@ -6,6 +6,8 @@
  * as `promise-coalesce` or singleflight hand a late caller the run already under way, whose
  * snapshot may predate the caller's own write; hence this small class.
  */
+const noop = () => undefined;
+
 export class SharedReads<T> {
   private readonly running = new Map<string, Promise<T>>();
   private readonly queued = new Map<string, Promise<T>>();
@@ -14,12 +16,11 @@ export class SharedReads<T> {
   run(key: string, read: () => Promise<T>): Promise<T> {
     const queued = this.queued.get(key);
     if (queued) return queued;
+    // A new run starts once the one under way is over, or, with none, on the next turn of the
+    // event loop: requests parsed in the same turn (a burst) then share it at no added wait.
     const running = this.running.get(key);
-    if (!running) return this.start(key, read);
-    const next = running.then(
-      () => this.startQueued(key, read),
-      () => this.startQueued(key, read),
-    );
+    const after = running ? running.then(noop, noop) : new Promise<void>((resolve) => setImmediate(resolve));
+    const next = after.then(() => this.startQueued(key, read));
     this.queued.set(key, next);
     return next;
   }

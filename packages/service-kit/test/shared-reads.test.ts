@@ -62,6 +62,17 @@ describe('SharedReads: identical reads arriving together share one run started a
     expect(reads.size).to.equal(0);
   });
 
+  it('when identical requests arrive in one turn of the event loop with nothing running, then they share one run', async () => {
+    const reads = new SharedReads<number>();
+    const m = manualReads();
+    const burst = [reads.run('k', m.read), reads.run('k', m.read), reads.run('k', m.read)];
+    await tick();
+    expect(m.runs, 'one run for the burst').to.have.length(1);
+    m.write(5);
+    m.finish(0);
+    expect(await Promise.all(burst)).to.deep.equal([5, 5, 5]);
+  });
+
   it('when the keys differ, then the reads run side by side', async () => {
     const reads = new SharedReads<number>();
     const m = manualReads();

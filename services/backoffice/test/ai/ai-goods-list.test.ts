@@ -457,35 +457,45 @@ describe('AI recommended goods list', () => {
     held.on('query', (q: { sql: string }) => statements.push(q.sql));
     try {
       const heldApp = aiApp({ ...db, knex: held }, { AI_LIST_MIN_SCORE: '1' }, () => NOW);
-      const calls: [Record<string, unknown>, string][] = [
-        ...Array.from({ length: 6 }, (): [Record<string, unknown>, string] => [{}, ADMIN_AUTH]),
-        ...Array.from({ length: 3 }, (): [Record<string, unknown>, string] => [{}, supplierAuth('E002')]),
-        ...Array.from({ length: 3 }, (): [Record<string, unknown>, string] => [{ page: 2, pageSize: 2 }, ADMIN_AUTH]),
+      type Call = [Record<string, unknown>, string];
+      const times = (n: number, call: Call): Call[] => Array.from({ length: n }, () => call);
+      // Wave 1 starts one scoring per ranking; wave 2 arrives while those are under way (waiting
+      // for the held connection), so it may not join them and shares the next one per ranking.
+      const wave1: Call[] = [
+        [{}, ADMIN_AUTH],
+        [{}, supplierAuth('E002')],
         [{ saleStatCdList: '20' }, ADMIN_AUTH],
       ];
+      const wave2: Call[] = [
+        ...times(5, [{}, ADMIN_AUTH]),
+        ...times(2, [{}, supplierAuth('E002')]),
+        ...times(3, [{ page: 2, pageSize: 2 }, ADMIN_AUTH]),
+      ];
+      const calls = [...wave1, ...wave2];
       const alone: List[] = [];
       for (const [q, auth] of calls) alone.push(envelope<List>(await list(q, auth)).payload);
       statements.length = 0;
       const pool = held.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
       const connection = await pool.acquireConnection();
-      const burst = calls.map(([q, auth]) =>
+      const send = ([q, auth]: Call) =>
         request(heldApp)
           .get(LIST_V2)
           .query(q)
           .set('Authorization', auth)
-          .then((r) => r),
-      );
-      await new Promise((r) => setTimeout(r, 500));
+          .then((r) => r);
+      const pause = () => new Promise((r) => setTimeout(r, 400));
+      const first = wave1.map(send);
+      await pause();
+      const second = wave2.map(send);
+      await pause();
       await pool.releaseConnection(connection);
-      const answers = await Promise.all(burst);
+      const answers = await Promise.all([...first, ...second]);
       answers.forEach((res, i) => {
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(envelope<List>(res).payload, `call ${i}: ${JSON.stringify(calls[i])}`).to.deep.equal(alone[i]);
       });
-      // The first request of each ranking (conditions with the caller's scope) starts a scoring;
-      // the later ones never join a scoring already started, they share the next one. Admin (pages
-      // 1 and 2, 9 requests) and the supplier (3) take two scorings each, the lone sale-status
-      // request one: 5 in all (13 without sharing, 7 if pages did not share a ranking).
+      // Admin (pages 1 and 2) and the supplier take two scorings each, the lone sale-status request
+      // one: 5 (13 without sharing; 6 if pages did not share a ranking; 3 if wave 2 joined wave 1's).
       const scorings = statements.filter((sql) => sql.includes('ORDER BY x.score DESC')).length;
       expect(scorings, 'two scorings per repeated ranking, one for the lone one').to.equal(5);
     } finally {
