@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ListKind } from '@bo/aggregates';
 import type { Knex } from '@bo/db';
-import type { Logger } from '@bo/service-kit';
+import { SharedReads, type Logger } from '@bo/service-kit';
 import { listBuildVersion } from './data-access/build-version.ts';
 import type { DayRange } from './model.ts';
 
@@ -13,6 +13,8 @@ import type { DayRange } from './model.ts';
  * (`listBuildVersion`), and a build makes the next request miss. Names shown next to the keys
  * (category, MD, goods, supplier) are not part of the version: an entry lives `ttlSeconds` at
  * most, so a renamed master shows within that time. Redis down or slow: the answer is computed.
+ * Identical requests that miss together (every request right after a build) share one
+ * computation (`SharedReads`: each from a read started after it arrived), not one each.
  */
 export interface AnswerCache {
   /** The answer as JSON text (kept, or computed and kept), or as computed when there is no cache. */
@@ -37,6 +39,7 @@ export const NO_ANSWER_CACHE: AnswerCache = { answer: async (_kind, _op, _query,
 
 export function redisAnswerCache(opts: { knex: Knex; redis: Redis; prefix: string; ttlSeconds: number; logger: Logger }): AnswerCache {
   const { knex, redis, prefix, ttlSeconds, logger } = opts;
+  const misses = new SharedReads<string>();
   return {
     async answer(kind, operationId, query, range, compute) {
       const version = await listBuildVersion(knex, kind, range);
@@ -46,7 +49,7 @@ export function redisAnswerCache(opts: { knex: Knex; redis: Redis; prefix: strin
         return null;
       });
       if (hit !== null) return { json: hit };
-      const json = JSON.stringify(await compute());
+      const json = await misses.run(key, async () => JSON.stringify(await compute()));
       // Not awaited: the answer does not wait for Redis.
       redis.set(key, json, 'EX', ttlSeconds).catch((err: Error) => {
         logger.debug('answer cache write failed', { message: err.message });

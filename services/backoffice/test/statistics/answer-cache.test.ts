@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { DAILY_KINDS } from '@bo/contracts';
 import { createRedis } from '@bo/service-kit';
+import { createKnex } from '@bo/db';
 import { TEST_JWT_SECRET, testLogger, type TestDatabase } from '@bo/testing';
 import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './helpers/arranged-data.ts';
@@ -118,6 +119,48 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
       const res = await get(app(redis, n), CATEGORY_TOP);
       expect(res.body, `N = ${n}`).to.deep.equal(expected.slice(0, n));
       await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
+  it('when identical requests miss together (as right after a build), then they share one computation and each answer is the recomputation', async () => {
+    // The app's pool has one connection, held while the burst arrives: every request is in
+    // before any computation can read, so sharing is certain rather than a race.
+    const held = createKnex(db.url, { poolMax: 1 });
+    const statements: string[] = [];
+    held.on('query', (q: { sql: string }) => statements.push(q.sql));
+    const burstPrefix = `${prefix}_burst`;
+    try {
+      const on = createBackofficeApp({
+        config: loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, REDIS_PREFIX: burstPrefix }),
+        logger: testLogger(),
+        knex: held,
+        redis,
+      });
+      const expected = categoryRows(a, { agrtGb: '01', from: RANGE.startDate, to: RANGE.endDate, built: days('2026-01-28', '2026-02-03') });
+      // One request alone (a different range, so nothing is kept for the burst): its statements.
+      await request(on)
+        .get(CATEGORY)
+        .query({ ...RANGE, endDate: '2026-02-02' })
+        .set('Authorization', ADMIN_AUTH);
+      const perRequest = statements.length;
+      statements.length = 0;
+      const pool = held.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+      const connection = await pool.acquireConnection();
+      const burst = Array.from({ length: 6 }, () => get(on, CATEGORY).then((r) => r));
+      await new Promise((r) => setTimeout(r, 400));
+      await pool.releaseConnection(connection);
+      for (const res of await Promise.all(burst)) {
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body).to.deep.equal({ totalCount: expected.length, payloads: expected });
+      }
+      // Each request reads the build version (one statement); the computations are shared: at
+      // most two (one may start before the others reach it; they then share the next).
+      const computations = (statements.length - 6) / (perRequest - 1);
+      expect(computations, `${statements.length} statements, ${perRequest} for one request`).to.be.at.most(2);
+    } finally {
+      await held.destroy();
+      const keys = await redis.keys(`${burstPrefix}:stat-answer:*`);
+      if (keys.length) await redis.del(...keys);
     }
   });
 
