@@ -1,22 +1,21 @@
 /**
- * The reference of the request-overhead row: a bare `node:http` server that answers every
- * request by running the same SQL as the measured operation (captured from it) on a plain
- * mysql2 pool and returning the last result as JSON. No routing, auth, validation or logging.
+ * The references of the request-overhead row: a bare server that answers every request by
+ * running the same SQL as the measured operation (captured from it) on a plain mysql2 pool and
+ * returning the last result as JSON. No auth, validation, envelope or logging. `BARE_FRAMEWORK`
+ * `node` (default) answers from `node:http` alone; `express` from an Express app with the one
+ * route: the floor of any service built on Express, which the design card names.
  * Run as its own process: BARE_DB_URL, BARE_PORT, BARE_SCRIPT_FILE (a captured query script).
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import express from 'express';
 import type { QueryScript } from './infra/sql-capture.ts';
 import { createPool, runScript } from './infra/sql-replay.ts';
 
 const script = JSON.parse(readFileSync(process.env.BARE_SCRIPT_FILE!, 'utf8')) as QueryScript;
 const pool = createPool(process.env.BARE_DB_URL!, Number(process.env.BARE_POOL ?? 10));
 
-const server = createServer((req, res) => {
-  if (req.url === '/bare/health') {
-    res.end('{"status":"UP"}');
-    return;
-  }
+function read(res: ServerResponse): void {
   runScript(pool, script).then(
     (rows) => {
       const body = JSON.stringify(rows);
@@ -28,7 +27,26 @@ const server = createServer((req, res) => {
       res.end(err.message);
     },
   );
-});
+}
+
+function nodeHandler(req: IncomingMessage, res: ServerResponse): void {
+  if (req.url === '/bare/health') {
+    res.end('{"status":"UP"}');
+    return;
+  }
+  read(res);
+}
+
+function expressApp(): express.Express {
+  const app = express();
+  app.get('/bare/health', (_req, res) => {
+    res.json({ status: 'UP' });
+  });
+  app.get('/bare/read', (_req, res) => read(res));
+  return app;
+}
+
+const server = createServer(process.env.BARE_FRAMEWORK === 'express' ? expressApp() : nodeHandler);
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.BARE_PORT), '127.0.0.1');
 process.on('SIGTERM', () => {

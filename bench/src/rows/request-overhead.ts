@@ -72,15 +72,19 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
   const dir = mkdtempSync(join(tmpdir(), 'bench-bare-'));
   const scriptFile = join(dir, 'script.json');
   writeFileSync(scriptFile, JSON.stringify(script));
-  const port = await freePort();
-  const bare = await spawnService({
-    name: 'bare node:http',
-    script: 'bench/src/bare-server.ts',
-    env: { BARE_DB_URL: ds.url, BARE_PORT: String(port), BARE_SCRIPT_FILE: scriptFile, BARE_POOL: '10' },
-    port,
-    prefix: '/bare',
-    healthPath: '/health',
-  });
+  const bareServer = async (framework: 'node' | 'express') => {
+    const port = await freePort();
+    return spawnService({
+      name: `bare ${framework}`,
+      script: 'bench/src/bare-server.ts',
+      env: { BARE_DB_URL: ds.url, BARE_PORT: String(port), BARE_SCRIPT_FILE: scriptFile, BARE_POOL: '10', BARE_FRAMEWORK: framework },
+      port,
+      prefix: '/bare',
+      healthPath: '/health',
+    });
+  };
+  const bare = await bareServer('node');
+  const bareExpress = await bareServer('express');
   try {
     const seconds = ctx.scale.overheadSeconds;
     const headers = { authorization: ctx.adminBearer };
@@ -93,14 +97,18 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
     const svc = await runLoad({ url: `${service.baseUrl}${cheapest.path}`, headers, connections: CONNECTIONS, durationSeconds: seconds });
     await runLoad({ url: `${bare.baseUrl}/read`, connections: CONNECTIONS, ...warm });
     const ref = await runLoad({ url: `${bare.baseUrl}/read`, connections: CONNECTIONS, durationSeconds: seconds });
-    if (failures(svc) || failures(ref)) throw new Error(`failed responses: service ${statusText(svc)}; bare ${statusText(ref)}`);
+    await runLoad({ url: `${bareExpress.baseUrl}/read`, connections: CONNECTIONS, ...warm });
+    const floor = await runLoad({ url: `${bareExpress.baseUrl}/read`, connections: CONNECTIONS, durationSeconds: seconds });
+    if (failures(svc) || failures(ref) || failures(floor))
+      throw new Error(`failed responses: service ${statusText(svc)}; bare ${statusText(ref)}; bare Express ${statusText(floor)}`);
     const ratio = svc.requestsPerSecond / ref.requestsPerSecond;
+    const ofExpress = svc.requestsPerSecond / floor.requestsPerSecond;
     return [
       measuredRow({
         section: 'overhead',
         hotPath: `cheapest authenticated read: ${cheapest.label} (${script.flat().length} SQL statements)`,
         measured: `${count(svc.requestsPerSecond)} req/s (p50 ${ms(svc.latency.p50)})`,
-        reference: `bare node:http + same SQL ${count(ref.requestsPerSecond)} req/s (p50 ${ms(ref.latency.p50)})`,
+        reference: `bare node:http + same SQL ${count(ref.requestsPerSecond)} req/s (p50 ${ms(ref.latency.p50)}); bare Express + same SQL ${count(floor.requestsPerSecond)} req/s (service ${times(ofExpress)} it)`,
         ratio: `${times(ratio)} bare`,
         target: OVERHEAD_TARGET,
         checks: [{ label: '≥ 0.6× bare', ok: ratio >= 0.6 }],
@@ -111,6 +119,9 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
           requestsPerSecond: round(svc.requestsPerSecond),
           bareRequestsPerSecond: round(ref.requestsPerSecond),
           ratio: round(ratio, 3),
+          bareExpressRequestsPerSecond: round(floor.requestsPerSecond),
+          ratioToBareExpress: round(ofExpress, 3),
+          bareExpressToBareNode: round(floor.requestsPerSecond / ref.requestsPerSecond, 3),
           connections: CONNECTIONS,
           seconds,
         },
@@ -118,6 +129,7 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
     ];
   } finally {
     await bare.stop();
+    await bareExpress.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
