@@ -99,7 +99,8 @@ export const aiConfigSchema = {
   AI_MASTER_REFRESH_MS: Type.Integer({
     minimum: 1000,
     default: 300000,
-    description: 'brand/category masters and the goods-name sample are cached in memory and reloaded after this age',
+    description:
+      'brand/category masters, the goods-name sample and the AI list’s middle goods number (where its scoring splits the catalogue) are cached in memory and reloaded after this age',
   }),
   AI_DESC_MAX_PAGES: Type.Integer({
     minimum: 1,
