@@ -57,10 +57,18 @@ describe('bench --scale tiny (smoke)', function () {
     }
   });
 
-  it('when the ai section runs, then the recommended list is measured for the default and a conditioned request, with the stored and the live demand sums, next to its bare SQL', () => {
+  it('when the ai section runs, then the recommended list is measured for the default request, pages asked in turn and a conditioned request, with the stored and the live demand sums, next to its bare SQL', () => {
     const list = rows.filter((r) => r.section === 'ai' && r.hotPath.startsWith('recommended list, '));
-    expect(list.map((r) => r.hotPath)).to.have.lengthOf(4);
-    expect(list.map((r) => r.figures.demand)).to.deep.equal(['stored sums', 'stored sums', 'live sums', 'live sums']);
+    expect(list.map((r) => r.hotPath)).to.have.lengthOf(6);
+    expect(list.filter((r) => r.hotPath.includes('pages 1–8 of 100 in turn'))).to.have.lengthOf(2);
+    expect(list.map((r) => r.figures.demand)).to.deep.equal([
+      'stored sums',
+      'stored sums',
+      'stored sums',
+      'live sums',
+      'live sums',
+      'live sums',
+    ]);
     for (const r of list) {
       expect(r.verdict, `${r.hotPath}: ${r.measured}`).to.be.oneOf(['PASS', 'MISS']);
       expect(r.figures.p95Ms, r.hotPath).to.be.a('number');
