@@ -1,6 +1,7 @@
 /**
  * Identical reads that arrive together share one run, and a caller never gets a run that started
- * before it arrived: it joins the run queued to start next, or starts one when none is running.
+ * before it arrived: it joins the run queued to start next (once the one under way is over, or on
+ * the next turn of the event loop when none is).
  * So every answer was read after its request came in (a list reloaded after a save shows the
  * save), while N identical requests cost at most two runs at a time instead of N. Libraries such
  * as `promise-coalesce` or singleflight hand a late caller the run already under way, whose
@@ -20,7 +21,7 @@ export class SharedReads<T> {
     // event loop: requests parsed in the same turn (a burst) then share it at no added wait.
     const running = this.running.get(key);
     const after = running ? running.then(noop, noop) : new Promise<void>((resolve) => setImmediate(resolve));
-    const next = after.then(() => this.startQueued(key, read));
+    const next = after.then(() => this.start(key, read));
     this.queued.set(key, next);
     return next;
   }
@@ -30,12 +31,9 @@ export class SharedReads<T> {
     return new Set([...this.running.keys(), ...this.queued.keys()]).size;
   }
 
-  private startQueued(key: string, read: () => Promise<T>): Promise<T> {
-    this.queued.delete(key);
-    return this.start(key, read);
-  }
-
+  /** The queued run of `key` starts: later callers queue the one after it. */
   private start(key: string, read: () => Promise<T>): Promise<T> {
+    this.queued.delete(key);
     const run = (async () => read())();
     this.running.set(key, run);
     const done = () => {

@@ -1,4 +1,4 @@
-import type { Knex } from '@bo/db';
+import { selectRows, type Knex } from '@bo/db';
 
 /**
  * The middle goods number of the catalogue, so the list's scoring can read the two halves of
@@ -21,17 +21,16 @@ export class GoodsSplit {
   }
 
   private async load(): Promise<string | null> {
-    const [counted] = (await this.knex.raw('SELECT COUNT(*) AS n FROM goods')) as unknown as [{ n: number }[]];
-    const n = Number(counted[0]?.n ?? 0);
+    const [counted] = await selectRows<{ n: number }>(this.knex, 'SELECT COUNT(*) AS n FROM goods');
+    const n = Number(counted?.n ?? 0);
+    let key: string | null = null;
     // Below a few hundred goods one statement is as fast as two.
-    const key =
-      n < 500
-        ? null
-        : ((
-            (await this.knex.raw('SELECT goods_no AS k FROM goods ORDER BY goods_no LIMIT 1 OFFSET ?', [Math.floor(n / 2)])) as unknown as [
-              { k: string }[],
-            ]
-          )[0][0]?.k ?? null);
+    if (n >= 500) {
+      const [middle] = await selectRows<{ k: string }>(this.knex, 'SELECT goods_no AS k FROM goods ORDER BY goods_no LIMIT 1 OFFSET ?', [
+        Math.floor(n / 2),
+      ]);
+      key = middle?.k ?? null;
+    }
     this.current = { key, at: Date.now() };
     return key;
   }

@@ -1,4 +1,4 @@
-import type { Knex } from '@bo/db';
+import { selectRows, type Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
 import { AI_WINDOW_TABLES, aiWindowSumsCurrent } from '@bo/aggregates';
 import type { AiListGoodsRow, AiScoredRow, SignalWindow, SqlCondition } from '../model.ts';
@@ -107,13 +107,12 @@ export async function scoreRecommendedGoods(
   demand: DemandSource,
   split: string | null = null,
 ): Promise<AiScoredRow[]> {
-  const score = async (conditions: SqlCondition[]) => {
+  const score = (conditions: SqlCondition[]) => {
     const inner = scoredGoodsSql(conditions, window, demand);
-    const result: unknown = await knex.raw(`SELECT x.* FROM (${inner.sql}) x WHERE x.score >= ? ORDER BY x.score DESC, x.goodsNo`, [
+    return selectRows<AiScoredRow>(knex, `SELECT x.* FROM (${inner.sql}) x WHERE x.score >= ? ORDER BY x.score DESC, x.goodsNo`, [
       ...inner.bindings,
       window.minScore,
     ]);
-    return (result as [AiScoredRow[]])[0];
   };
   if (split === null) return score(where);
   const [lower, upper] = await Promise.all([
@@ -133,7 +132,8 @@ export async function scoreRecommendedGoods(
 /** The display columns of the given goods (supplier, brand, MD, code names, category path), in no order. */
 export async function recommendedGoodsColumns(knex: Knex, goodsNos: readonly string[]): Promise<AiListGoodsRow[]> {
   if (!goodsNos.length) return [];
-  const result: unknown = await knex.raw(
+  return selectRows<AiListGoodsRow>(
+    knex,
     `SELECT g.goods_no AS goodsNo, g.goods_nm AS goodsNm, g.goods_comp_cd AS goodsCompCd, g.goods_typ_cd AS goodsTypCd,
       e.entr_nm AS entrNm, g.entr_no AS entrNo, b.brand_nm AS brandNm, g.sale_meth_cd AS saleMethCd,
       g.sale_stat_cd AS saleStatCd, ss.cd_nm AS saleStatCdNm, g.buy_typ_cd AS buyTypCd, g.deli_proc_typ_cd AS deliProcTypCd,
@@ -156,5 +156,4 @@ export async function recommendedGoodsColumns(knex: Knex, goodsNos: readonly str
     WHERE g.goods_no IN (${goodsNos.map(() => '?').join(', ')})`,
     [CODE_GROUPS.SALE_STATUS, CODE_GROUPS.DELI_PROC_TYPE, CODE_GROUPS.DELI_GOODS_GB, ...goodsNos],
   );
-  return (result as [AiListGoodsRow[]])[0];
 }

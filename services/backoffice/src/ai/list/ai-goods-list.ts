@@ -138,14 +138,11 @@ export async function recommendedGoods(
     return scoreRecommendedGoods(ctx.knex, where, window, demand, split);
   });
   const slice = ranking.slice(offset, offset + pageSize);
-  const columns = new Map(
-    (
-      await recommendedGoodsColumns(
-        ctx.knex,
-        slice.map((r) => r.goodsNo),
-      )
-    ).map((g) => [g.goodsNo, g]),
+  const pageGoods = await recommendedGoodsColumns(
+    ctx.knex,
+    slice.map((r) => r.goodsNo),
   );
+  const columns = new Map(pageGoods.map((g) => [g.goodsNo, g]));
   // A goods deleted between the two reads has no columns left to show: it drops from the page.
   const rows = slice.flatMap((r) => {
     const goods = columns.get(r.goodsNo);
