@@ -3,6 +3,7 @@ import { mastersMigration } from './bo/0001-masters.ts';
 import { activityMigration } from './bo/0002-activity.ts';
 import { eventPartitionsMigration } from './bo/0003-event-partitions.ts';
 import { reviewWindowIndexMigration } from './bo/0004-review-window-index.ts';
+import { coveringGoodsEventIndexMigration } from './bo/0005-covering-goods-event-index.ts';
 import { staffLimitMigration } from './member/0001-staff-limit.ts';
 
 /** Source tables of the bo database. The worker adds its aggregate tables to this list. */
@@ -11,6 +12,7 @@ export const boSourceMigrations: readonly Migration[] = [
   activityMigration,
   eventPartitionsMigration,
   reviewWindowIndexMigration,
+  coveringGoodsEventIndexMigration,
 ];
 
 export const memberBaseMigrations: readonly Migration[] = [staffLimitMigration];

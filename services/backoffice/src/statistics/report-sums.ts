@@ -4,6 +4,7 @@ import { addDays, type Knex } from '@bo/db';
 import {
   builtPeriodDays,
   categoryAndBelow,
+  goodsFirstPays,
   goodsMatching,
   GOODS_LIST_MAX,
   movedGoods,
@@ -100,7 +101,8 @@ async function reportSums(knex: Knex, agrtGb: AgrtGb, q: SiteGoodsFilter, range:
   const rawFilter = async (): Promise<RawFilter> => {
     if (!hasAttributes(attrs)) return { siteNo: q.siteNo, ...(q.goodsNo ? { goodsNos: [q.goodsNo] } : {}) };
     const goodsNos = await goodsMatching(knex, attrs, GOODS_LIST_MAX);
-    return goodsNos.length > GOODS_LIST_MAX ? { siteNo: q.siteNo, through: attrs } : { siteNo: q.siteNo, goodsNos };
+    if (goodsNos.length <= GOODS_LIST_MAX) return { siteNo: q.siteNo, goodsNos };
+    return { siteNo: q.siteNo, through: attrs, goodsFirst: await goodsFirstPays(knex, attrs) };
   };
   const dim: RollupDim | undefined =
     asked === ALL_GOODS_DIM

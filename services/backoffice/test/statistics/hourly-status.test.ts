@@ -5,7 +5,7 @@ import type { ListOf, OrderStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
 import { arrange, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryAndBelow, days, echoOf, eventsIn, hourRowOf, netOf, sumOf, viewsIn, type Conditions } from './helpers/expected.ts';
-import { sumRawEvents, sumRawViews } from '../../src/statistics/data-access/period-sources.ts';
+import { goodsFirstPays, sumRawEvents, sumRawViews, type GoodsAttributes } from '../../src/statistics/data-access/period-sources.ts';
 import { ADMIN_AUTH, BO, expectSupplierRefused, statisticsApp, statisticsDatabase, supplierAuth } from './helpers/statistics-app.ts';
 
 const LIST = `${BO}/v1/statistics/hourBasedStatus/getHourBasedStatusList`;
@@ -131,26 +131,43 @@ describe('statistics: hourly status (raw events)', () => {
     expect(res.body).to.deep.equal(expectedGraph(a, '01', c, '2026-02-01', '2026-01-31'));
   });
 
-  it('when more goods match than a goods list holds, then events and views are read through the goods attributes, hour by hour of each day', async () => {
-    // A category with more than GOODS_LIST_MAX goods is read this way; the fixture's few goods
-    // are read through the same SQL by asking for it directly.
-    const c = { siteNo: 'S02', stdCtgNo: 'C2000' };
-    const f = { siteNo: c.siteNo, through: { stdCtgNos: [...categoryAndBelow(a, c.stdCtgNo)] } };
-    const range = { fromDay: '2026-01-31', toDay: '2026-02-02' };
-    const [events, views] = await Promise.all([
-      sumRawEvents(db.knex, '02', f, [range], 'hour') as Promise<{ bucket: string; ordAmt: number | string }[]>,
-      sumRawViews(db.knex, f, range, 'hour') as Promise<{ bucket: string; infCnt: number | string }[]>,
-    ]);
-    const buckets = ['2026-01-31', '2026-02-01'].flatMap((day) =>
-      HOURS.map((h) => ({ day, h, key: `${day.replaceAll('-', '')}${String(h).padStart(2, '0')}` })),
-    );
-    const at = (day: string, h: number) => (dtm: string) => dtm.startsWith(`${day} ${String(h).padStart(2, '0')}`);
-    const wantViews = buckets.map((b) => [b.key, viewsIn(a, c, at(b.day, b.h))] as const).filter(([, n]) => n > 0);
-    const wantAmounts = buckets.map((b) => [b.key, sumOf(eventsIn(a, '02', c, at(b.day, b.h))).ordAmt] as const);
-    expect(wantViews.length, 'the fixture has views of those goods on both days').to.be.greaterThan(1);
-    expect(views.map((r) => [r.bucket, Number(r.infCnt)]).sort()).to.deep.equal(wantViews.map((w) => [...w]).sort());
-    const amounts = new Map(events.map((r) => [r.bucket, Number(r.ordAmt)]));
-    expect(wantAmounts.map(([k]) => [k, amounts.get(k) ?? 0])).to.deep.equal(wantAmounts.map((w) => [...w]));
+  for (const goodsFirst of [false, true])
+    it(`when more goods match than a goods list holds, then events and views are read through the goods attributes, hour by hour of each day (${goodsFirst ? 'goods' : 'events'} first)`, async () => {
+      // A category with more than GOODS_LIST_MAX goods is read this way; the fixture's few goods
+      // are read through the same SQL by asking for it directly.
+      const c = { siteNo: 'S02', stdCtgNo: 'C2000' };
+      const f = { siteNo: c.siteNo, through: { stdCtgNos: [...categoryAndBelow(a, c.stdCtgNo)] }, goodsFirst };
+      const range = { fromDay: '2026-01-31', toDay: '2026-02-02' };
+      const [events, views] = await Promise.all([
+        sumRawEvents(db.knex, '02', f, [range], 'hour') as Promise<{ bucket: string; ordAmt: number | string }[]>,
+        sumRawViews(db.knex, f, range, 'hour') as Promise<{ bucket: string; infCnt: number | string }[]>,
+      ]);
+      const buckets = ['2026-01-31', '2026-02-01'].flatMap((day) =>
+        HOURS.map((h) => ({ day, h, key: `${day.replaceAll('-', '')}${String(h).padStart(2, '0')}` })),
+      );
+      const at = (day: string, h: number) => (dtm: string) => dtm.startsWith(`${day} ${String(h).padStart(2, '0')}`);
+      const wantViews = buckets.map((b) => [b.key, viewsIn(a, c, at(b.day, b.h))] as const).filter(([, n]) => n > 0);
+      const wantAmounts = buckets.map((b) => [b.key, sumOf(eventsIn(a, '02', c, at(b.day, b.h))).ordAmt] as const);
+      expect(wantViews.length, 'the fixture has views of those goods on both days').to.be.greaterThan(1);
+      expect(views.map((r) => [r.bucket, Number(r.infCnt)]).sort()).to.deep.equal(wantViews.map((w) => [...w]).sort());
+      const amounts = new Map(events.map((r) => [r.bucket, Number(r.ordAmt)]));
+      expect(wantAmounts.map(([k]) => [k, amounts.get(k) ?? 0])).to.deep.equal(wantAmounts.map((w) => [...w]));
+    });
+
+  it('when a goods condition matches at most an eighth of the catalogue, then its raw events are read goods first', async () => {
+    // Each condition with its own meaning written out, counted over the fixture's goods.
+    const ctg = [...categoryAndBelow(a, 'C2000')];
+    const cases: [GoodsAttributes, (g: (typeof a.goods)[number]) => boolean][] = [
+      [{ goodsNo: a.goods[0]!.goods_no }, (g) => g.goods_no === a.goods[0]!.goods_no],
+      [{ mdId: 'MD03' }, (g) => g.md_id === 'MD03'],
+      [{ brandNo: 'B003' }, (g) => g.brand_no === 'B003'],
+      [{ stdCtgNos: ctg }, (g) => ctg.includes(g.std_ctg_no)],
+      [{ stdCtgNos: a.categories.map((c) => c.std_ctg_no) }, () => true],
+    ];
+    const decided = await Promise.all(cases.map(([f]) => goodsFirstPays(db.knex, f)));
+    const share = (m: (typeof cases)[number][1]) => a.goods.filter(m).length / a.goods.length;
+    expect(decided).to.deep.equal(cases.map(([, m]) => share(m) <= 1 / 8));
+    expect(decided, 'both answers occur').to.include(true).and.to.include(false);
   });
 
   it('when the GET graph data crosses a month start, then the day before is the last day of the previous month', async () => {
