@@ -57,6 +57,17 @@ describe('bench --scale tiny (smoke)', function () {
     }
   });
 
+  it('when the goods list without a filter is measured, then its cold and warm rows also time the first byte of each answer', () => {
+    const unfiltered = rows.filter((r) => r.section === 'statistics' && r.figures.family === 'goods' && r.figures.filter === 'no filter');
+    expect(unfiltered, 'goods list, 31 days and 12 months, cold and warm').to.have.lengthOf(4);
+    for (const r of unfiltered) {
+      expect(r.figures.firstByteP95Ms, r.hotPath).to.be.a('number');
+      expect(r.measured, r.hotPath).to.match(/first byte p50 .* \/ p95 /);
+    }
+    const filtered = rows.filter((r) => r.section === 'statistics' && r.figures.family === 'goods' && r.figures.filter !== 'no filter');
+    expect(filtered.filter((r) => 'firstByteP95Ms' in r.figures)).to.deep.equal([]);
+  });
+
   it('when the ai section runs, then the recommended list is measured for the default request, pages asked in turn and a conditioned request, with the stored and the live demand sums, next to its bare SQL', () => {
     const list = rows.filter((r) => r.section === 'ai' && r.hotPath.startsWith('recommended list, '));
     expect(list.map((r) => r.hotPath)).to.have.lengthOf(6);

@@ -105,9 +105,17 @@ export const STAT_OPERATIONS: readonly StatOperation[] = [
  */
 export const P95_TARGET_MS: Record<Family, number> = { period: 150, hourly: 150, category: 100, payway: 50, goods: 100, entr: 50 };
 const UNFILTERED_GOODS_P95_MS = 500;
+/** The goods list without a filter is the catalogue's size: its first bytes are due sooner than its last. */
+const UNFILTERED_GOODS_FIRST_BYTE_MS = 100;
+
+const isUnfilteredGoods = (c: Pick<StatCase, 'op' | 'filterLabel'>) => c.op.family === 'goods' && c.filterLabel === 'no filter';
 
 export const p95TargetOf = (c: Pick<StatCase, 'op' | 'filterLabel'>): number =>
-  c.op.family === 'goods' && c.filterLabel === 'no filter' ? UNFILTERED_GOODS_P95_MS : P95_TARGET_MS[c.op.family];
+  isUnfilteredGoods(c) ? UNFILTERED_GOODS_P95_MS : P95_TARGET_MS[c.op.family];
+
+/** The p95 target of the answer's first byte, for the cases that have one. */
+export const firstByteTargetOf = (c: Pick<StatCase, 'op' | 'filterLabel'>): number | undefined =>
+  isUnfilteredGoods(c) ? UNFILTERED_GOODS_FIRST_BYTE_MS : undefined;
 
 /** The lists whose answers the back-office keeps in Redis (STATISTICS_ANSWER_CACHE_SECONDS): measured cold and warm. */
 export const CACHED_FAMILIES: ReadonlySet<Family> = new Set(['category', 'payway', 'goods', 'entr']);

@@ -1,13 +1,14 @@
 import { guarded, type BenchContext } from '../context.ts';
 import type { MainDataset } from '../dataset/main-dataset.ts';
 import { startCaptureApp, type CaptureApp, type HttpCall } from '../infra/capture-app.ts';
+import { firstByteUnderLoad } from '../infra/first-byte.ts';
 import { failures, runLoad, statusText } from '../infra/http-load.ts';
 import { median, summarise } from '../infra/percentiles.ts';
 import type { QueryScript } from '../infra/sql-capture.ts';
 import { createLimitedPool, createPool, isStatementTimeout, replayUnderLoad, timeRuns, type Pool } from '../infra/sql-replay.ts';
 import { count, measuredRow, ms, NotAvailable, round, times, type BenchRow } from '../report/rows.ts';
 import { responseNetTotal, runNaive } from './naive-statistics.ts';
-import { CACHED_FAMILIES, caseTitle, p95TargetOf, statisticsCases, type StatCase } from './statistics-cases.ts';
+import { CACHED_FAMILIES, caseTitle, firstByteTargetOf, p95TargetOf, statisticsCases, type StatCase } from './statistics-cases.ts';
 
 export const CLIENTS = 8;
 
@@ -67,6 +68,36 @@ async function slowestStatement(pool: Pool, script: QueryScript): Promise<{ sql:
   };
 }
 
+interface FirstByteCheck {
+  text: string;
+  check: { label: string; ok: boolean };
+  figures: Record<string, number | null>;
+}
+
+/** For a case with a first-byte target: the same request under 8 clients again, timing when each answer starts. */
+async function firstByte(s: Shared, c: StatCase, baseUrl: string): Promise<FirstByteCheck | undefined> {
+  const target = firstByteTargetOf(c);
+  if (target === undefined) return undefined;
+  const call = httpCall(c, s.ctx.adminBearer);
+  const r = await firstByteUnderLoad({
+    url: `${baseUrl}${call.path}`,
+    method: call.method,
+    headers: { authorization: call.auth, 'content-type': 'application/json' },
+    ...(call.body !== undefined ? { body: call.body } : {}),
+    clients: CLIENTS,
+    amount: s.ctx.scale.statRequests,
+    maxSeconds: s.ctx.scale.caseSeconds,
+  });
+  return {
+    text: `; first byte p50 ${ms(r.firstByte.p50)} / p95 ${ms(r.firstByte.p95)} (${r.firstByte.count} req)`,
+    check: {
+      label: `first byte p95 ≤ ${target} ms${r.failures ? ` (${r.failures} failed)` : ''}`,
+      ok: r.firstByte.p95 <= target && !r.failures,
+    },
+    figures: { firstByteRequests: r.firstByte.count, firstByteP50Ms: round(r.firstByte.p50), firstByteP95Ms: round(r.firstByte.p95) },
+  };
+}
+
 /** HTTP p50/p95 under 8 clients, the same SQL replayed bare under 8 loops, and the naive run. */
 async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
   const { ctx } = s;
@@ -107,6 +138,7 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
   const http = await runLoad({ ...load, amount: ctx.scale.statRequests });
   // A report that collapses under load (timeouts, 500s) is a measured miss, not a broken row.
   const failed = failures(http);
+  const start = await firstByte(s, c, s.serviceUrl);
 
   if (ctx.scale.warmup) await replayUnderLoad(s.bare, captured.script, CLIENTS, CLIENTS, cap);
   const bare = summarise(await replayUnderLoad(s.bare, captured.script, ctx.scale.statRequests, CLIENTS, cap));
@@ -136,12 +168,13 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
   return measuredRow({
     section: 'statistics',
     hotPath: caseTitle(c),
-    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req)`,
+    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req)${start?.text ?? ''}`,
     reference: `bare SQL ${ms(bare.p50)} / ${ms(bare.p95)} (${captured.statements} stmt); naive ${naiveText} vs ${ms(soloMs)} alone`,
     ratio: `${times(sqlRatio)} SQL; ${naive.stopped ? '> ' : ''}${times(naiveSpeedup)} faster than naive`,
     target: statTarget(target),
     checks: [
       { label: `p95 ≤ ${target} ms`, ok: http.latency.p95 <= target },
+      ...(start ? [start.check] : []),
       ...(failed ? [{ label: `every response 200 (${statusText(http)})`, ok: false }] : []),
       { label: '≤ 1.3× SQL', ok: sqlRatio <= 1.3 },
       { label: '≥ 20× naive', ok: naiveSpeedup >= 20 },
@@ -157,6 +190,7 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
       p50Ms: round(http.latency.p50),
       p95Ms: round(http.latency.p95),
       p99Ms: round(http.latency.p99),
+      ...start?.figures,
       soloMs: round(soloMs),
       bareRuns: bare.count,
       bareP50Ms: round(bare.p50),
@@ -207,16 +241,18 @@ async function measureWarm(s: Shared, c: StatCase): Promise<BenchRow> {
   };
   const http = await runLoad({ ...load, amount: ctx.scale.statRequests });
   const failed = failures(http);
+  const start = await firstByte(s, c, s.cachingUrl);
   const target = p95TargetOf(c);
   return measuredRow({
     section: 'statistics',
     hotPath: `${caseTitle(c)} · warm`,
-    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req), answer cache`,
+    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req), answer cache${start?.text ?? ''}`,
     reference: 'the cold row above (no cache)',
     ratio: '—',
     target: warmTarget(target),
     checks: [
       { label: `p95 ≤ ${target} ms`, ok: http.latency.p95 <= target },
+      ...(start ? [start.check] : []),
       ...(failed ? [{ label: `every response 200 (${statusText(http)})`, ok: false }] : []),
       { label: 'cached answer = computed answer', ok: same },
     ],
@@ -231,6 +267,7 @@ async function measureWarm(s: Shared, c: StatCase): Promise<BenchRow> {
       p50Ms: round(http.latency.p50),
       p95Ms: round(http.latency.p95),
       p99Ms: round(http.latency.p99),
+      ...start?.figures,
       sameAsComputed: same,
     },
   });
