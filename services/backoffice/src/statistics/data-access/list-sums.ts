@@ -26,45 +26,57 @@ function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): v
 
 const inCategoryTree = (q: Knex.QueryBuilder, column: string) => whereInCategories(q, column, CATEGORY_TREE);
 
+/** A calendar month `[yyyy-MM-01, next month's 1st)` and the days of a range inside it. */
+export interface MonthPiece {
+  month: DayRange;
+  days: DayRange;
+}
+
 /**
- * `range` cut where the monthly roll-ups can serve it: `months`, the whole calendar months inside
- * it (`[first month's 1st, day after the last one)`), when there is one, and `days`, the days
- * before and after them (all of `range` when no month is whole). Together they cover `range`
- * exactly once.
+ * `range` cut at month starts: `months`, the whole calendar months inside it (`[first month's
+ * 1st, day after the last one)`), when there is one, and `partial`, the pieces of the other
+ * months (at most the first and the last), each with its calendar month. Together they cover
+ * `range` exactly once.
  */
-export function splitWholeMonths(range: DayRange): { months?: DayRange; days: DayRange[] } {
-  const firstWhole = range.fromDay.endsWith('-01') ? range.fromDay : `${addMonths(range.fromDay.slice(0, 7), 1)}-01`;
-  const endWhole = `${range.toDay.slice(0, 7)}-01`;
-  if (firstWhole >= endWhole) return { days: [range] };
-  const days = [
-    { fromDay: range.fromDay, toDay: firstWhole },
-    { fromDay: endWhole, toDay: range.toDay },
-  ].filter((d) => d.fromDay < d.toDay);
-  return { months: { fromDay: firstWhole, toDay: endWhole }, days };
+export function splitByMonths(range: DayRange): { months?: DayRange; partial: MonthPiece[] } {
+  const out: { months?: DayRange; partial: MonthPiece[] } = { partial: [] };
+  for (let start = `${range.fromDay.slice(0, 7)}-01`; start < range.toDay; start = `${addMonths(start.slice(0, 7), 1)}-01`) {
+    const month = { fromDay: start, toDay: `${addMonths(start.slice(0, 7), 1)}-01` };
+    const days = {
+      fromDay: range.fromDay > month.fromDay ? range.fromDay : month.fromDay,
+      toDay: range.toDay < month.toDay ? range.toDay : month.toDay,
+    };
+    if (days.fromDay === month.fromDay && days.toDay === month.toDay)
+      out.months = { fromDay: out.months?.fromDay ?? month.fromDay, toDay: month.toDay };
+    else out.partial.push({ month, days });
+  }
+  return out;
 }
 
 /** The sums of a grouped union `p` of parts, named as the parts name them. */
 const SUMMED_MEASURES = MEASURE_FIELDS.map((m) => `SUM(p.${m}) AS ${m}`).join(', ');
 
 /**
- * The sums per key of one list aggregate over `scope`: the whole months of the range from the
- * monthly roll-up, the days before and after them from the daily table (a 12-month list reads
- * 12 rows per key instead of 365). Each part is grouped on its own through its primary key
- * (agrtGb, date, site …) or a filter-led covering index, then the parts are summed again.
+ * The sums per key of one list aggregate over `scope`, from the fewest rows that give them
+ * exactly. Whole months come from the monthly roll-up (a 12-month list reads 12 rows per key
+ * instead of 365). A monthly row is the sum of its month's daily rows, so it also serves a part
+ * of a month when the month has no daily rows outside that part — the usual "last 31 days" or
+ * "this month" ending yesterday, the last built day: the month so far is one row per key, not up
+ * to 30. Whether it has is asked inside the same statement (one snapshot, so a day built
+ * meanwhile cannot slip in): the piece reads its monthly rows when the month has no daily rows
+ * outside it, and its daily rows otherwise. Each part is grouped on its own through its primary
+ * key (agrtGb, date, site …) or a filter-led covering index, then the parts are summed again.
  * `narrow` adds the list's filters to every part, on alias `a`; the list's attributes (a goods'
- * supplier) are taken as their MAX per key. The roll-up rows equal the daily rows of their months, and the
- * every-site rows (read without a site condition) the per-site rows of their day (the worker writes all of
- * them in one transaction), so the numbers are those of the per-site daily rows alone.
+ * supplier) are taken as their MAX per key. The every-site rows (read without a site condition)
+ * equal the per-site rows of their day (the worker writes all of them in one transaction), so the
+ * numbers are those of the per-site daily rows alone.
  */
 function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
   const { keys, attributes: carried } = LIST_AGGREGATES[list];
   // Without a site condition the every-site rows serve: one row per key instead of one per site.
   const tables = (!scope.siteNo && LIST_AGGREGATES[list].allSites) || LIST_AGGREGATES[list];
-  const { months, days } = splitWholeMonths(scope.range);
-  const parts = [
-    ...(months ? [{ table: tables.monthly, column: 'agrt_mon', range: months }] : []),
-    ...days.map((range) => ({ table: tables.daily, column: 'agrt_dt', range })),
-  ].map(({ table, column, range }) => {
+  const { months, partial } = splitByMonths(scope.range);
+  const part = (table: string, column: string, range: DayRange) => {
     const q = knex
       .from(`${table} as a`)
       .select(...keys.map((k) => `a.${k}`), ...carried.map((c) => knex.raw(`MAX(a.${c}) AS ${c}`)), knex.raw(measureSums('a')))
@@ -75,7 +87,25 @@ function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Kne
     if (scope.siteNo) q.where('a.site_no', scope.siteNo);
     narrow(q);
     return q;
-  });
+  };
+  /** Daily rows of the piece's month outside the piece (any key, any site: a cheap, safe test). */
+  const outside = ({ month, days }: MonthPiece) =>
+    knex
+      .select(knex.raw('1'))
+      .from(`${tables.daily} as o`)
+      .where('o.agrt_gb_cd', scope.agrtGb)
+      .where((any) => {
+        if (month.fromDay < days.fromDay)
+          any.orWhere((w) => w.where('o.agrt_dt', '>=', month.fromDay).where('o.agrt_dt', '<', days.fromDay));
+        if (days.toDay < month.toDay) any.orWhere((w) => w.where('o.agrt_dt', '>=', days.toDay).where('o.agrt_dt', '<', month.toDay));
+      });
+  const parts = [
+    ...(months ? [part(tables.monthly, 'agrt_mon', months)] : []),
+    ...partial.flatMap((piece) => [
+      part(tables.monthly, 'agrt_mon', piece.month).whereNotExists(outside(piece)),
+      part(tables.daily, 'agrt_dt', piece.days).whereExists(outside(piece)),
+    ]),
+  ];
   if (parts.length === 1) return parts[0]!;
   return knex
     .from(knex.queryBuilder().unionAll(parts, true).as('p'))
