@@ -95,9 +95,15 @@ function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Kne
       .from(`${tables.daily} as o`)
       .where('o.agrt_gb_cd', scope.agrtGb)
       .where((any) => {
-        if (month.fromDay < days.fromDay)
-          any.orWhere((w) => w.where('o.agrt_dt', '>=', month.fromDay).where('o.agrt_dt', '<', days.fromDay));
-        if (days.toDay < month.toDay) any.orWhere((w) => w.where('o.agrt_dt', '>=', days.toDay).where('o.agrt_dt', '<', month.toDay));
+        for (const [from, to] of [
+          [month.fromDay, days.fromDay],
+          [days.toDay, month.toDay],
+        ] as const) {
+          if (from < to)
+            any.orWhere((w) => {
+              w.where('o.agrt_dt', '>=', from).where('o.agrt_dt', '<', to);
+            });
+        }
       });
   const parts = [
     ...(months ? [part(tables.monthly, 'agrt_mon', months)] : []),
