@@ -102,7 +102,7 @@ async function reportSums(knex: Knex, agrtGb: AgrtGb, q: SiteGoodsFilter, range:
     if (!hasAttributes(attrs)) return { siteNo: q.siteNo, ...(q.goodsNo ? { goodsNos: [q.goodsNo] } : {}) };
     const goodsNos = await goodsMatching(knex, attrs, GOODS_LIST_MAX);
     if (goodsNos.length <= GOODS_LIST_MAX) return { siteNo: q.siteNo, goodsNos };
-    return { siteNo: q.siteNo, through: attrs, goodsFirst: await goodsFirstPays(knex, attrs) };
+    return { siteNo: q.siteNo, through: attrs, goodsFirst: await goodsFirstPays(knex, attrs, range, grain) };
   };
   const dim: RollupDim | undefined =
     asked === ALL_GOODS_DIM

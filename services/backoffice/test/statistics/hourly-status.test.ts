@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { ListOf, OrderStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
+import { rebuildAggregate } from '@bo/aggregation-worker';
 import { arrange, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryAndBelow, days, echoOf, eventsIn, hourRowOf, netOf, sumOf, viewsIn, type Conditions } from './helpers/expected.ts';
 import { goodsFirstPays, sumRawEvents, sumRawViews, type GoodsAttributes } from '../../src/statistics/data-access/period-sources.ts';
@@ -154,7 +155,7 @@ describe('statistics: hourly status (raw events)', () => {
       expect(wantAmounts.map(([k]) => [k, amounts.get(k) ?? 0])).to.deep.equal(wantAmounts.map((w) => [...w]));
     });
 
-  it('when a goods condition matches at most an eighth of the catalogue, then its raw events are read goods first', async () => {
+  it('when an hourly read covers whole past days and its goods are at most an eighth of the catalogue, then it reads goods first; otherwise events first', async () => {
     // Each condition with its own meaning written out, counted over the fixture's goods.
     const ctg = [...categoryAndBelow(a, 'C2000')];
     const cases: [GoodsAttributes, (g: (typeof a.goods)[number]) => boolean][] = [
@@ -164,10 +165,19 @@ describe('statistics: hourly status (raw events)', () => {
       [{ stdCtgNos: ctg }, (g) => ctg.includes(g.std_ctg_no)],
       [{ stdCtgNos: a.categories.map((c) => c.std_ctg_no) }, () => true],
     ];
-    const decided = await Promise.all(cases.map(([f]) => goodsFirstPays(db.knex, f)));
     const share = (m: (typeof cases)[number][1]) => a.goods.filter(m).length / a.goods.length;
+    const twoDays = { fromDay: '2026-01-31', toDay: '2026-02-02' };
+    const decide = (range: typeof twoDays, grain: 'hour' | 'day') =>
+      Promise.all(cases.map(([f]) => goodsFirstPays(db.knex, f, range, grain)));
+    const none = cases.map(() => false);
+    // Not built yet: the days' events are read first whatever the goods.
+    expect(await decide(twoDays, 'hour'), 'days not built').to.deep.equal(none);
+    for (const day of ['2026-01-31', '2026-02-01']) await rebuildAggregate(db.knex, { kind: 'period', day, requestedBy: 'cli' });
+    const decided = await decide(twoDays, 'hour');
     expect(decided).to.deep.equal(cases.map(([, m]) => share(m) <= 1 / 8));
     expect(decided, 'both answers occur').to.include(true).and.to.include(false);
+    expect(await decide({ fromDay: '2026-02-01', toDay: '2026-02-03' }, 'hour'), 'a day not built in the range').to.deep.equal(none);
+    expect(await decide(twoDays, 'day'), 'longer grains').to.deep.equal(none);
   });
 
   it('when the GET graph data crosses a month start, then the day before is the last day of the previous month', async () => {

@@ -114,13 +114,21 @@ function filterRows(q: Knex.QueryBuilder, alias: string, f: RawFilter, rowsFirst
  */
 const GOODS_FIRST_SHARE = 1 / 8;
 
-/** Whether the goods meeting `f` are few enough for a goods-first raw read (GOODS_FIRST_SHARE). */
-export async function goodsFirstPays(knex: Knex, f: GoodsAttributes): Promise<boolean> {
+/**
+ * Whether a raw read of `range` through goods attributes `f` takes the goods first: only for the
+ * hourly report's one or two days, only when they are whole past days (built), and only when the
+ * goods are at most GOODS_FIRST_SHARE of the catalogue. Each goods is looked up in every month
+ * partition the range touches, so a long range, or one with few events (today so far, days before
+ * the data), costs more goods first than it saves: at full scale the 12-month period report with
+ * a top category went from 208 to 285 ms p95 when its unbuilt edges were read goods first.
+ */
+export async function goodsFirstPays(knex: Knex, f: GoodsAttributes, range: DayRange, grain: Grain): Promise<boolean> {
+  if (grain !== 'hour') return false;
   const matching = knex('goods as g').count({ n: '*' });
   whereGoods(matching, 'g', f);
   const count = async (q: Knex.QueryBuilder) => Number(((await q) as { n: number | string }[])[0]!.n);
-  const [all, matched] = await Promise.all([count(knex('goods').count({ n: '*' })), count(matching)]);
-  return matched <= all * GOODS_FIRST_SHARE;
+  const [built, all, matched] = await Promise.all([builtPeriodDays(knex, range), count(knex('goods').count({ n: '*' })), count(matching)]);
+  return built.size === eachDay(range.fromDay, addDays(range.toDay, -1)).length && matched <= all * GOODS_FIRST_SHARE;
 }
 
 /** The attribute conditions on goods `${alias}`. */
