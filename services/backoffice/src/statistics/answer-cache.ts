@@ -21,8 +21,24 @@ export interface AnswerCache {
   answer<T>(kind: ListKind, operationId: string, query: object, range: DayRange, compute: () => Promise<T>): Promise<Answer<T>>;
 }
 
+/**
+ * A kept answer, read from Redis piece by piece while it is sent: its first bytes leave before
+ * the rest is read (a goods list without a filter is ~5 MB; read whole, every byte waited for
+ * the last). `pieces` fails if the entry vanishes midway; it is only offered with
+ * KEPT_MIN_TTL_MS of its life left, so that needs a Redis flush or eviction.
+ */
+export interface KeptAnswer {
+  bytes: number;
+  pieces(): AsyncIterable<Buffer>;
+}
+
 /** Sent as is: a kept answer is not parsed and written again (a goods list is megabytes). */
-export type Answer<T> = { json: string } | { value: T };
+export type Answer<T> = { json: string } | { value: T } | { kept: KeptAnswer };
+
+/** Bytes read from Redis per piece of a kept answer (small answers are one piece). */
+export const KEPT_PIECE_BYTES = 256 * 1024;
+/** An entry closer than this to its expiry is computed again rather than read piece by piece. */
+const KEPT_MIN_TTL_MS = 5_000;
 
 /** The request as a stable string: defined fields in name order. */
 const requestKey = (operationId: string, query: object): string => {
@@ -37,18 +53,43 @@ const requestKey = (operationId: string, query: object): string => {
 /** No cache: every answer computed. */
 export const NO_ANSWER_CACHE: AnswerCache = { answer: async (_kind, _op, _query, _range, compute) => ({ value: await compute() }) };
 
-export function redisAnswerCache(opts: { knex: Knex; redis: Redis; prefix: string; ttlSeconds: number; logger: Logger }): AnswerCache {
-  const { knex, redis, prefix, ttlSeconds, logger } = opts;
+/** The kept entry `key` as pieces of `pieceBytes`, when it exists with enough life left. */
+async function keptAnswer(redis: Redis, key: string, pieceBytes: number): Promise<KeptAnswer | undefined> {
+  const replies = (await redis.multi().strlen(key).pttl(key).exec()) ?? [];
+  const [bytes, ttlMs] = replies.map(([err, value]) => (err ? 0 : Number(value)));
+  if (!bytes || (ttlMs ?? 0) < KEPT_MIN_TTL_MS) return undefined;
+  return {
+    bytes,
+    async *pieces() {
+      for (let from = 0; from < bytes; from += pieceBytes) {
+        const to = Math.min(from + pieceBytes, bytes);
+        const piece = await redis.getrangeBuffer(key, from, to - 1);
+        if (piece.length !== to - from) throw new Error(`kept answer ${key} ended at byte ${from + piece.length} of ${bytes}`);
+        yield piece;
+      }
+    },
+  };
+}
+
+export function redisAnswerCache(opts: {
+  knex: Knex;
+  redis: Redis;
+  prefix: string;
+  ttlSeconds: number;
+  logger: Logger;
+  pieceBytes?: number;
+}): AnswerCache {
+  const { knex, redis, prefix, ttlSeconds, logger, pieceBytes = KEPT_PIECE_BYTES } = opts;
   const misses = new SharedReads<string>();
   return {
     async answer(kind, operationId, query, range, compute) {
       const version = await listBuildVersion(knex, kind, range);
       const key = `${prefix}:stat-answer:${operationId}:${requestKey(operationId, query)}:${version}`;
-      const hit = await redis.get(key).catch((err: Error) => {
+      const kept = await keptAnswer(redis, key, pieceBytes).catch((err: Error) => {
         logger.debug('answer cache read failed', { message: err.message });
-        return null;
+        return undefined;
       });
-      if (hit !== null) return { json: hit };
+      if (kept) return { kept };
       const json = await misses.run(key, async () => JSON.stringify(await compute()));
       // Not awaited: the answer does not wait for Redis.
       redis.set(key, json, 'EX', ttlSeconds).catch((err: Error) => {

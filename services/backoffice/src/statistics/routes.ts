@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Response, Router } from 'express';
 import {
   findOperation,
@@ -9,11 +11,11 @@ import {
   type PeriodStatusRequest,
 } from '@bo/contracts';
 import { compactDay, platformToday } from '@bo/db';
-import { mountOperation, type AuthPrincipal } from '@bo/service-kit';
+import { mountOperation, type AuthPrincipal, type Logger } from '@bo/service-kit';
 import type { ListKind } from '@bo/aggregates';
 import type { BackofficeDeps } from '../deps.ts';
 import { refuseSupplierToken, supplierOf } from '../shared/supplier-scope.ts';
-import { NO_ANSWER_CACHE, redisAnswerCache } from './answer-cache.ts';
+import { NO_ANSWER_CACHE, redisAnswerCache, type KeptAnswer } from './answer-cache.ts';
 import { categoryReport, categoryReportRows } from './category-report.ts';
 import { enterpriseReport, enterpriseReportRows } from './enterprise-report.ts';
 import { attachmentHeader, sendWorkbook, type ExcelColumn } from './excel/excel-writer.ts';
@@ -26,6 +28,21 @@ import { periodReportGraph, periodReportList } from './period-report.ts';
 import { requestedDays } from './report-range.ts';
 
 const list = <R>(payloads: R[]) => ({ totalCount: payloads.length, payloads });
+
+/**
+ * A kept answer written piece by piece as Redis gives it, with its length known up front. A
+ * failure midway (the entry gone) can only cut the connection: the client sees a short body,
+ * never a wrong one. A client that leaves stops the reads.
+ */
+async function sendKept(res: Response, kept: KeptAnswer, logger: Logger): Promise<void> {
+  res.type('json').setHeader('Content-Length', String(kept.bytes));
+  try {
+    await pipeline(Readable.from(kept.pieces()), res);
+  } catch (err) {
+    if (!res.headersSent) throw err;
+    logger.warn('kept answer not sent whole', { message: (err as Error).message });
+  }
+}
 
 /** The statistics operations: graph data, grid lists, Excel downloads and the category TOP-N. */
 export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): void {
@@ -55,7 +72,8 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
   ): Promise<T | undefined> => {
     const answer = await cache.answer(kind, operationId, q, requestedDays(q.startDate, q.endDate), () => compute(q));
     if ('value' in answer) return answer.value;
-    res.type('json').send(answer.json);
+    if ('json' in answer) res.type('json').send(answer.json);
+    else await sendKept(res, answer.kept, deps.logger);
     return undefined;
   };
 

@@ -13,6 +13,7 @@ import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryRows, days, goodsRows } from './helpers/expected.ts';
 import { ADMIN_AUTH, BO, statisticsDatabase } from './helpers/statistics-app.ts';
+import { KEPT_PIECE_BYTES, redisAnswerCache, type KeptAnswer } from '../../src/statistics/answer-cache.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const CATEGORY = `${BO}/v1/statistics/categoryStatus/getCategoryStatusList`;
@@ -91,9 +92,18 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
       .andWhere('agrt_dt', '<=', RANGE.endDate)
       .max<{ at: Date }[]>({ at: 'built_dtm' });
     await db.knex.transaction(async (trx) => {
-      for (const table of ['agg_ctg_daily', 'agg_ctg_daily_all']) {
-        const changed = await trx(table).where({ agrt_dt: day, agrt_gb_cd: '01' }).increment('ord_qty', 1000);
-        expect(changed, table).to.be.above(0);
+      // The day's rows and, as a rebuild keeps them, its month's rows by the same amount.
+      for (const [daily, monthly, keys] of [
+        ['agg_ctg_daily', 'agg_ctg_monthly', ['site_no', 'std_ctg_no', 'md_id']],
+        ['agg_ctg_daily_all', 'agg_ctg_monthly_all', ['std_ctg_no', 'md_id']],
+      ] as const) {
+        const changed = await trx(daily).where({ agrt_dt: day, agrt_gb_cd: '01' }).increment('ord_qty', 1000);
+        expect(changed, daily).to.be.above(0);
+        await trx.raw(
+          `UPDATE ${monthly} m JOIN ${daily} d ON d.agrt_gb_cd = m.agrt_gb_cd AND ${keys.map((k) => `d.${k} = m.${k}`).join(' AND ')}
+             SET m.ord_qty = m.ord_qty + 1000 WHERE d.agrt_dt = ? AND d.agrt_gb_cd = '01' AND m.agrt_mon = ?`,
+          [day, `${day.slice(0, 7)}-01`],
+        );
       }
       await trx('agg_built_day')
         .where({ kind: 'category', agrt_dt: day, agrt_hour: -1 })
@@ -167,6 +177,76 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
       const keys = await redis.keys(`${burstPrefix}:stat-answer:*`);
       if (keys.length) await redis.del(...keys);
     }
+  });
+
+  describe('kept answers read piece by piece', () => {
+    const piecesPrefix = `${prefix}_pieces`;
+    const range = { fromDay: RANGE.startDate, toDay: '2026-02-04' };
+    const cache = (pieceBytes: number) =>
+      redisAnswerCache({ knex: db.knex, redis, prefix: piecesPrefix, ttlSeconds: 60, logger: testLogger(), pieceBytes });
+    const collect = async (kept: KeptAnswer) => {
+      const pieces: Buffer[] = [];
+      for await (const p of kept.pieces()) pieces.push(p);
+      return pieces;
+    };
+    // Korean text: a piece boundary falls inside a character's bytes.
+    const value = { payloads: Array.from({ length: 40 }, (_, i) => ({ goodsNm: `상품 ${i} 😀`, ordAmt: i * 1000 })) };
+    const kept = async (c: ReturnType<typeof cache>, query: object) => {
+      const first = await c.answer('goods', 'pieces', query, range, () => Promise.resolve(value));
+      expect(first, 'the first answer is computed').to.have.property('json');
+      for (let i = 0; i < 50; i++) {
+        const again = await c.answer('goods', 'pieces', query, range, () => Promise.reject(new Error('computed again')));
+        if ('kept' in again) return { json: (first as { json: string }).json, kept: again.kept };
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error('never kept');
+    };
+    afterEach(async () => {
+      const keys = await redis.keys(`${piecesPrefix}:*`);
+      if (keys.length) await redis.del(...keys);
+    });
+
+    it('when a kept answer is longer than a piece, then its pieces are the computed JSON byte for byte', async () => {
+      const { json, kept: answer } = await kept(cache(7), { n: 1 });
+      const pieces = await collect(answer);
+      expect(answer.bytes).to.equal(Buffer.byteLength(json));
+      expect(pieces.length).to.equal(Math.ceil(answer.bytes / 7));
+      expect(Buffer.concat(pieces).toString('utf8')).to.equal(json);
+    });
+
+    it('when a kept answer vanishes while it is read, then the reading fails instead of ending short', async () => {
+      const { kept: answer } = await kept(cache(7), { n: 2 });
+      const read = (async () => {
+        let n = 0;
+        for await (const _ of answer.pieces()) if (++n === 2) await redis.del(...(await redis.keys(`${piecesPrefix}:*`)));
+      })();
+      await read.then(
+        () => expect.fail('read to the end'),
+        (err: Error) => expect(err.message).to.match(/ended at byte 14 of \d+/),
+      );
+    });
+
+    it('when a kept answer has less than 5 s to live, then it is computed again', async () => {
+      const c = cache(KEPT_PIECE_BYTES);
+      const { json } = await kept(c, { n: 3 });
+      const [key] = await redis.keys(`${piecesPrefix}:*`);
+      await redis.pexpire(key!, 3000);
+      let computed = 0;
+      const answer = await c.answer('goods', 'pieces', { n: 3 }, range, () => Promise.resolve((computed++, value)));
+      expect(computed).to.equal(1);
+      expect(answer).to.deep.equal({ json });
+    });
+
+    it('when the list is asked over HTTP and kept, then the body arrives whole with its length', async () => {
+      const on = app(redis);
+      const first = await get(on, GOODS);
+      await new Promise((r) => setTimeout(r, 200));
+      const second = await get(on, GOODS);
+      expect(second.status).to.equal(200);
+      expect(second.headers['content-length']).to.equal(String(Buffer.byteLength(second.text)));
+      expect(second.headers['content-type']).to.match(/^application\/json/);
+      expect(second.text).to.equal(first.text);
+    });
   });
 
   it('when Redis cannot be reached, then the list is computed and equals the recomputation', async () => {
