@@ -40,7 +40,7 @@ export interface MonthPiece {
  */
 export function splitByMonths(range: DayRange): { months?: DayRange; partial: MonthPiece[] } {
   const out: { months?: DayRange; partial: MonthPiece[] } = { partial: [] };
-  for (let start = `${range.fromDay.slice(0, 7)}-01`; start < range.toDay; start = `${addMonths(start.slice(0, 7), 1)}-01`) {
+  for (let start = `${range.fromDay.slice(0, 7)}-01`; start < range.toDay;) {
     const month = { fromDay: start, toDay: `${addMonths(start.slice(0, 7), 1)}-01` };
     const days = {
       fromDay: range.fromDay > month.fromDay ? range.fromDay : month.fromDay,
@@ -49,6 +49,7 @@ export function splitByMonths(range: DayRange): { months?: DayRange; partial: Mo
     if (days.fromDay === month.fromDay && days.toDay === month.toDay)
       out.months = { fromDay: out.months?.fromDay ?? month.fromDay, toDay: month.toDay };
     else out.partial.push({ month, days });
+    start = month.toDay;
   }
   return out;
 }
