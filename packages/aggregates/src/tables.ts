@@ -53,19 +53,27 @@ export const LIST_KINDS = Object.keys(LIST_AGGREGATES) as ListKind[];
 
 /**
  * Kind `period`: the event rollups of the period and hourly reports, per (agrtGb, day, hour,
- * site) and per (agrtGb, goods dimension, value, day | month, site).
+ * site), per (agrtGb, goods dimension, value, day | month, site), and per (agrtGb, hourly goods
+ * dimension, value, day, hour, site).
  */
-export const PERIOD_ROLLUPS = { siteHourly: 'agg_site_hourly', dimDaily: 'agg_dim_daily', dimMonthly: 'agg_dim_monthly' } as const;
+export const PERIOD_ROLLUPS = {
+  siteHourly: 'agg_site_hourly',
+  dimDaily: 'agg_dim_daily',
+  dimMonthly: 'agg_dim_monthly',
+  dimHourly: 'agg_dim_hourly',
+} as const;
 
 /**
  * Kind `inflow`: page views per (day, hour, site, goods), and the rollups every inflow build
- * keeps equal to it (per hour and site; per goods dimension and day | month).
+ * keeps equal to it (per hour and site; per goods dimension and day | month; per hourly goods
+ * dimension, day and hour).
  */
 export const INFLOW_AGGREGATES = {
   goodsHourly: 'agg_inflow_hourly',
   siteHourly: 'agg_inflow_site_hourly',
   dimDaily: 'agg_inflow_dim_daily',
   dimMonthly: 'agg_inflow_dim_monthly',
+  dimHourly: 'agg_inflow_dim_hourly',
 } as const;
 
 /** The attributes each goods is filed under in the dimension rollups, as first seen (never updated). */
@@ -83,6 +91,15 @@ export const GOODS_DIMENSIONS = [
   { dimCd: 'md', filter: 'mdId', column: 'md_id' },
 ] as const;
 export type GoodsDimension = (typeof GOODS_DIMENSIONS)[number];
+
+/**
+ * The dimensions also filed per hour (`dimHourly` tables), for the hourly report: the category
+ * and the MD, each of which matches thousands of goods (a root category or an MD ~10 % of the
+ * full-scale catalogue) and has few values. A supplier or brand matches a few hundred goods at
+ * most, read goods by goods quickly enough, and has many values: filed per hour, each would add
+ * about as many rows a day as there are events.
+ */
+export const HOURLY_GOODS_DIMENSIONS: readonly GoodsDimension[] = GOODS_DIMENSIONS.filter((d) => d.dimCd === 'ctg' || d.dimCd === 'md');
 
 /** The worker's own book-keeping. */
 export const BUILD_TABLES = {

@@ -14,7 +14,7 @@ import {
   storedPeriod,
   type FiledAs,
 } from '@bo/testing';
-import { boMigrations } from '@bo/aggregates';
+import { aggregateMigrations, boMigrations } from '@bo/aggregates';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { reconcileDays } from '../src/aggregation/reconcile.ts';
 import { replacePeriodDay } from '../src/aggregation/data-access/period-rollups.ts';
@@ -45,7 +45,7 @@ describe('period rollups: kind period and the inflow rollups', () => {
       const expected = expectedPeriod(data, day, filedAs);
       expect(expected.hourly.length, `events on ${day}`).to.be.greaterThan(0);
       expect(await storedPeriod(db.knex, day), day).to.deep.equal(expected);
-      expect(res.rows).to.equal(expected.hourly.length + expected.dims.length);
+      expect(res.rows).to.equal(expected.hourly.length + expected.dims.length + expected.dimHourly.length);
     }
     const dims = new Set(DAYS.flatMap((day) => expectedPeriod(data, day).dims.map((r) => r.dim_cd)));
     expect([...dims].sort(), 'every dimension has rows').to.deep.equal(['all', 'brand', 'ctg', 'entr', 'md']);
@@ -180,6 +180,11 @@ describe('period rollups: kind period and the inflow rollups', () => {
     expect((await reconcileDays(db.knex, DAYS)).map((m) => [m.kind, m.day])).to.deep.equal([['period', DAYS[0]]]);
     await build('period', DAYS[0]!);
     expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
+    // An hourly category row lost: the daily rows still agree, the hourly ones no longer do.
+    await db.knex('agg_dim_hourly').where({ agrt_dt: DAYS[1], dim_cd: 'ctg' }).limit(1).delete();
+    expect((await reconcileDays(db.knex, DAYS)).map((m) => [m.kind, m.day])).to.deep.equal([['period', DAYS[1]]]);
+    await build('period', DAYS[1]!);
+    expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
   });
 
   it('when a goods was filed before it had a snapshot row, then the reconciliation finds the day once the row exists', async () => {
@@ -194,5 +199,22 @@ describe('period rollups: kind period and the inflow rollups', () => {
     await build('period', day);
     expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day, filedAs));
     expect(await reconcileDays(db.knex, [day])).to.deep.equal([]);
+  });
+
+  it('when the hourly dimension rollups are added to a database with built days, then the migration fills them as the builds would', async () => {
+    const migration = aggregateMigrations.find((m) => m.name === '0107-hourly-dim-rollups')!;
+    await migration.down(db.knex);
+    await migration.up(db.knex);
+    for (const day of DAYS) {
+      expect((await storedPeriod(db.knex, day)).dimHourly, `events ${day}`).to.deep.equal(expectedPeriod(data, day, filedAs).dimHourly);
+      expect((await storedInflowRollups(db.knex, day)).dimHourly, `views ${day}`).to.deep.equal(
+        expectedInflowRollups(data, day, filedAs).dimHourly,
+      );
+    }
+    expect(
+      DAYS.some((day) => expectedInflowRollups(data, day, filedAs).dimHourly.length > 0),
+      'page views to fill',
+    ).to.equal(true);
+    expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
   });
 });

@@ -5,6 +5,7 @@ import { monthlyRollupsMigration } from './0103-monthly-rollups.ts';
 import { buildTablesMigration } from './0104-build-tables.ts';
 import { allSiteRollupsMigration } from './0105-all-site-rollups.ts';
 import { aiWindowSumsMigration } from './0106-ai-window-sums.ts';
+import { hourlyDimRollupsMigration } from './0107-hourly-dim-rollups.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -14,6 +15,7 @@ export const aggregateMigrations: readonly Migration[] = [
   buildTablesMigration,
   allSiteRollupsMigration,
   aiWindowSumsMigration,
+  hourlyDimRollupsMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

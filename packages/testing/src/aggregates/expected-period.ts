@@ -3,7 +3,7 @@ import type { AggRow } from './expected-daily.ts';
 import type { EvtRow, GoodsRow, SourceData } from './source-data.ts';
 
 /**
- * The period rollups (migration 0102) recomputed in plain JS from the rows a test wrote. Goods
+ * The period rollups (migrations 0102, 0107) recomputed in plain JS from the rows a test wrote. Goods
  * are filed under `filedAs` (the attributes the snapshot holds: the goods as first seen), which
  * defaults to the goods rows themselves.
  */
@@ -23,6 +23,11 @@ function dimsOf(attrs: Attrs | undefined): [string, string][] {
   if (attrs.md_id) out.push(['md', attrs.md_id]);
   return out;
 }
+
+/** The pairs a goods is filed under per hour (migration 0107): its category and MD, no `all`. */
+const hourlyDimsOf = (attrs: Attrs | undefined): [string, string][] => dimsOf(attrs).filter(([dimCd]) => dimCd === 'ctg' || dimCd === 'md');
+
+const hourOf = (dtm: string) => Number(dtm.slice(11, 13));
 
 const MEASURES = ['ord_amt', 'ord_qty', 'cncl_amt', 'cncl_qty', 'dc_amt_2nd', 'dc_amt_3rd'] as const;
 
@@ -58,16 +63,17 @@ const ZERO_MEASURES: AggRow = Object.fromEntries(MEASURES.map((m) => [m, 0]));
 export interface PeriodRows {
   hourly: AggRow[];
   dims: AggRow[];
+  dimHourly: AggRow[];
 }
 
-/** `agg_site_hourly` and `agg_dim_daily` of one day. */
+/** `agg_site_hourly`, `agg_dim_daily` and `agg_dim_hourly` of one day. */
 export function expectedPeriod(data: SourceData, day: string, filedAs?: FiledAs): PeriodRows {
   const attrs = filedAsOf(data, filedAs);
   const events = data.events.filter((e) => e.evt_dtm.slice(0, 10) === day);
   return {
     hourly: grouped(
       events,
-      (e) => [{ agrt_gb_cd: e.agrt_gb_cd, agrt_dt: day, agrt_hour: Number(e.evt_dtm.slice(11, 13)), site_no: e.site_no }],
+      (e) => [{ agrt_gb_cd: e.agrt_gb_cd, agrt_dt: day, agrt_hour: hourOf(e.evt_dtm), site_no: e.site_no }],
       ZERO_MEASURES,
       addEvent,
     ),
@@ -79,6 +85,20 @@ export function expectedPeriod(data: SourceData, day: string, filedAs?: FiledAs)
           dim_cd,
           dim_val,
           agrt_dt: day,
+          site_no: e.site_no,
+        })),
+      ZERO_MEASURES,
+      addEvent,
+    ),
+    dimHourly: grouped(
+      events,
+      (e) =>
+        hourlyDimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({
+          agrt_gb_cd: e.agrt_gb_cd,
+          dim_cd,
+          dim_val,
+          agrt_dt: day,
+          agrt_hour: hourOf(e.evt_dtm),
           site_no: e.site_no,
         })),
       ZERO_MEASURES,
@@ -108,23 +128,32 @@ export function monthsOf(dailyRows: AggRow[]): AggRow[] {
 export interface InflowRollupRows {
   site: AggRow[];
   dims: AggRow[];
+  dimHourly: AggRow[];
 }
 
-/** `agg_inflow_site_hourly` and `agg_inflow_dim_daily` of one day's page views. */
+/** `agg_inflow_site_hourly`, `agg_inflow_dim_daily` and `agg_inflow_dim_hourly` of one day's page views. */
 export function expectedInflowRollups(data: SourceData, day: string, filedAs?: FiledAs): InflowRollupRows {
   const attrs = filedAsOf(data, filedAs);
   const logs = data.inflows.filter((l) => l.inflow_dtm.slice(0, 10) === day);
   const count = (row: AggRow) => (row.inf_cnt = (row.inf_cnt as number) + 1);
   return {
-    site: grouped(
-      logs,
-      (l) => [{ agrt_dt: day, agrt_hour: Number(l.inflow_dtm.slice(11, 13)), site_no: l.site_no }],
-      { inf_cnt: 0 },
-      count,
-    ),
+    site: grouped(logs, (l) => [{ agrt_dt: day, agrt_hour: hourOf(l.inflow_dtm), site_no: l.site_no }], { inf_cnt: 0 }, count),
     dims: grouped(
       logs,
       (l) => dimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({ dim_cd, dim_val, agrt_dt: day, site_no: l.site_no })),
+      { inf_cnt: 0 },
+      count,
+    ),
+    dimHourly: grouped(
+      logs,
+      (l) =>
+        hourlyDimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({
+          dim_cd,
+          dim_val,
+          agrt_dt: day,
+          agrt_hour: hourOf(l.inflow_dtm),
+          site_no: l.site_no,
+        })),
       { inf_cnt: 0 },
       count,
     ),
@@ -146,6 +175,11 @@ export async function storedPeriod(knex: Knex, day: string): Promise<PeriodRows>
         .select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_dt', 'site_no', ...MEASURES)
         .where({ agrt_dt: day }),
     ),
+    dimHourly: await stored(
+      knex('agg_dim_hourly')
+        .select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_dt', 'agrt_hour', 'site_no', ...MEASURES)
+        .where({ agrt_dt: day }),
+    ),
   };
 }
 
@@ -153,6 +187,9 @@ export async function storedInflowRollups(knex: Knex, day: string): Promise<Infl
   return {
     site: await stored(knex('agg_inflow_site_hourly').select('agrt_dt', 'agrt_hour', 'site_no', 'inf_cnt').where({ agrt_dt: day })),
     dims: await stored(knex('agg_inflow_dim_daily').select('dim_cd', 'dim_val', 'agrt_dt', 'site_no', 'inf_cnt').where({ agrt_dt: day })),
+    dimHourly: await stored(
+      knex('agg_inflow_dim_hourly').select('dim_cd', 'dim_val', 'agrt_dt', 'agrt_hour', 'site_no', 'inf_cnt').where({ agrt_dt: day }),
+    ),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { AgrtGb } from '@bo/contracts';
-import { ALL_GOODS_DIM, GOODS_DIMENSIONS, type GoodsDimension } from '@bo/aggregates';
+import { ALL_GOODS_DIM, GOODS_DIMENSIONS, HOURLY_GOODS_DIMENSIONS, type GoodsDimension } from '@bo/aggregates';
 import { addDays, type Knex } from '@bo/db';
 import {
   builtPeriodDays,
@@ -34,7 +34,7 @@ function dimensionOf(q: SiteGoodsFilter, grain: Grain): GoodsDimension | typeof 
   if (q.goodsNo) return undefined;
   const asked = GOODS_DIMENSIONS.filter((d) => q[d.filter]);
   if (asked.length === 0) return ALL_GOODS_DIM;
-  if (asked.length > 1 || grain === 'hour') return undefined;
+  if (asked.length > 1 || (grain === 'hour' && !HOURLY_GOODS_DIMENSIONS.includes(asked[0]!))) return undefined;
   return asked[0];
 }
 

@@ -177,7 +177,21 @@ describe('statistics: period and hourly status read from the worker’s period r
         ...c,
       });
       expect(byMonth.payloads, JSON.stringify(c)).to.deep.equal(months('2026-01', '2026-03').map((m) => periodRowOf(a, '02', c, m)));
+      // The hourly report of a built day: the hourly category and MD rollups, corrected the same way.
+      for (const agrtGb of ['01', '02']) {
+        const hours = await get<ListOf<OrderStatusRow>>(HOURLY, { targetDate: '2026-03-03', agrtGb, ...c });
+        expect(hours.payloads, `${agrtGb} ${JSON.stringify(c)}`).to.deep.equal(HOURS.map((h) => hourRowOf(a, agrtGb, c, '2026-03-03', h)));
+      }
     }
+    const onBuiltDay = (d: string) => d.startsWith('2026-03-03');
+    const activity = moved.map(({ goods_no: goodsNo }) => ({
+      events: ['01', '02'].map((gb) => eventsIn(a, gb, { goodsNo }, onBuiltDay).length),
+      views: viewsIn(a, { goodsNo }, onBuiltDay),
+    }));
+    expect(
+      activity.some((x) => x.views > 0) && activity.some((x) => x.events.some((n) => n > 0)),
+      `the moved goods sold and were viewed on the built day asked hourly: ${JSON.stringify(activity)}`,
+    ).to.equal(true);
     const total = (c: Conditions) => sumOf(eventsIn(a, '01', c, (d) => d >= '2026-02-25')).ordAmt;
     expect(total({ stdCtgNo: 'C1210' }), 'the new category has the moved goods’ sales').to.be.greaterThan(0);
   });
@@ -225,6 +239,8 @@ describe('statistics: period and hourly status read from the worker’s period r
         ...c,
       });
       expect(byMonth.payloads, JSON.stringify(c)).to.deep.equal([periodRowOf(a, '01', c, '2026-02')]);
+      const hours = await get<ListOf<OrderStatusRow>>(HOURLY, { targetDate: day, agrtGb: '01', ...c });
+      expect(hours.payloads, JSON.stringify(c)).to.deep.equal(HOURS.map((h) => hourRowOf(a, '01', c, day, h)));
     }
   });
 

@@ -4,6 +4,7 @@ import {
   ALL_GOODS_DIM,
   GOODS_DIM_SNAPSHOT,
   GOODS_DIMENSIONS,
+  HOURLY_GOODS_DIMENSIONS,
   INFLOW_AGGREGATES,
   MEASURE_COLUMNS,
   PERIOD_ROLLUPS,
@@ -33,6 +34,11 @@ const DIM_VALUE = `CASE x.dim_cd WHEN '${ALL_GOODS_DIM}' THEN ''${GOODS_DIMENSIO
 /** Joins giving a row with goods number `${alias}.goods_no` its dimensions `x` and their values. */
 const dimJoins = (alias: string) =>
   `LEFT JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = ${alias}.goods_no JOIN ${DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
+
+/** The same for the dimensions filed per hour (no `all`: a goods without a snapshot row is not filed). */
+const HOURLY_DIMS_TABLE = `(${HOURLY_GOODS_DIMENSIONS.map((d) => `SELECT '${d.dimCd}' AS dim_cd`).join(' UNION ALL ')})`;
+const hourlyDimJoins = (alias: string) =>
+  `JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = ${alias}.goods_no JOIN ${HOURLY_DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
 
 /** Record the attributes of every goods the snapshot does not hold yet (first seen wins; never updated). */
 export async function snapshotNewGoods(db: Db): Promise<void> {
@@ -98,26 +104,49 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
      GROUP BY e.agrt_gb_cd, HOUR(e.evt_dtm), e.site_no`,
     [day, ...AGRT_GBS, from, to],
   );
-  return dims + hourly.affectedRows;
+  // The hourly report with a category or MD condition reads these (one day has no month roll-up to keep).
+  await db(PERIOD_ROLLUPS.dimHourly).where({ agrt_dt: day }).delete();
+  const dimHourly = await execute(
+    db,
+    `INSERT INTO ${PERIOD_ROLLUPS.dimHourly} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, agrt_hour, site_no, ${MEASURE_LIST})
+     SELECT e.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, HOUR(e.evt_dtm), e.site_no, ${EVENT_SUMS}
+     FROM ord_stat_evt e ${hourlyDimJoins('e')}
+     WHERE ${EVENTS_OF_DAY}
+     GROUP BY e.agrt_gb_cd, x.dim_cd, dim_val, HOUR(e.evt_dtm), e.site_no`,
+    [day, ...AGRT_GBS, from, to],
+  );
+  return dims + hourly.affectedRows + dimHourly.affectedRows;
 }
 
 // ---- inflow rollups: rewritten by every inflow build, inside its transaction -----------------
 
 /**
- * After an inflow build wrote `agg_inflow_hourly` for `day` (one `hour`, or all): the site rows
- * of those hours, and the day's dimension rows from every hour of the day (the caller holds the
- * day's lock, so builds of other hours of the day wait for this one).
+ * After an inflow build wrote `agg_inflow_hourly` for `day` (one `hour`, or all): the site and
+ * hourly dimension rows of those hours, and the day's dimension rows from every hour of the day
+ * (the caller holds the day's lock, so builds of other hours of the day wait for this one).
  */
 export async function rebuildInflowRollups(db: Db, day: string, hour: number | undefined): Promise<void> {
-  const site = db(INFLOW_AGGREGATES.siteHourly).where({ agrt_dt: day });
-  if (hour !== undefined) site.andWhere({ agrt_hour: hour });
-  await site.delete();
+  const ofHours = hour !== undefined ? ' AND i.agrt_hour = ?' : '';
+  const bindings = hour !== undefined ? [day, hour] : [day];
+  for (const table of [INFLOW_AGGREGATES.siteHourly, INFLOW_AGGREGATES.dimHourly]) {
+    const rows = db(table).where({ agrt_dt: day });
+    if (hour !== undefined) rows.andWhere({ agrt_hour: hour });
+    await rows.delete();
+  }
   await db.raw(
     `INSERT INTO ${INFLOW_AGGREGATES.siteHourly} (agrt_dt, agrt_hour, site_no, inf_cnt)
      SELECT i.agrt_dt, i.agrt_hour, i.site_no, SUM(i.inf_cnt) FROM ${INFLOW_AGGREGATES.goodsHourly} i
-     WHERE i.agrt_dt = ?${hour !== undefined ? ' AND i.agrt_hour = ?' : ''}
+     WHERE i.agrt_dt = ?${ofHours}
      GROUP BY i.agrt_dt, i.agrt_hour, i.site_no`,
-    hour !== undefined ? [day, hour] : [day],
+    bindings,
+  );
+  await db.raw(
+    `INSERT INTO ${INFLOW_AGGREGATES.dimHourly} (dim_cd, dim_val, agrt_dt, agrt_hour, site_no, inf_cnt)
+     SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.agrt_hour, i.site_no, SUM(i.inf_cnt)
+     FROM ${INFLOW_AGGREGATES.goodsHourly} i ${hourlyDimJoins('i')}
+     WHERE i.agrt_dt = ?${ofHours}
+     GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.agrt_hour, i.site_no`,
+    bindings,
   );
   await replaceDimDay(db, INFLOW_DIMS, 'inflow-month', day, async () => {
     // The day's hours are summed per (site, goods) first: the dimension fan-out (one row per
@@ -139,6 +168,8 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
 
 const SUMMED = MEASURE_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
 
+const HOURLY_DIM_CDS = new Set<string>(HOURLY_GOODS_DIMENSIONS.map((d) => d.dimCd));
+
 /** What one day's rollups should hold, summed straight from its events with the same filing. */
 export async function periodSourceTotals(db: Db, [from, to]: TimeRange): Promise<PartTotals[]> {
   const hourly = await selectRows<PartTotals>(
@@ -152,7 +183,9 @@ export async function periodSourceTotals(db: Db, [from, to]: TimeRange): Promise
      WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, x.dim_cd`,
     [...AGRT_GBS, from, to],
   );
-  return [...hourly, ...dims];
+  // The hourly dimension rows file goods exactly as the daily ones: their totals must match them.
+  const hourlyDims = dims.filter((d) => HOURLY_DIM_CDS.has(d.part)).map((d) => ({ ...d, part: `${d.part}-hourly` }));
+  return [...hourly, ...dims, ...hourlyDims];
 }
 
 /** What one built day's rollups hold. */
@@ -167,5 +200,10 @@ export async function periodAggregateTotals(db: Db, day: string): Promise<PartTo
     `SELECT agrt_gb_cd, dim_cd AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.dimDaily} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`,
     [day],
   );
-  return [...hourly, ...dims];
+  const hourlyDims = await selectRows<PartTotals>(
+    db,
+    `SELECT agrt_gb_cd, CONCAT(dim_cd, '-hourly') AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.dimHourly} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`,
+    [day],
+  );
+  return [...hourly, ...dims, ...hourlyDims];
 }

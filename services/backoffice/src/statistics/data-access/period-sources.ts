@@ -180,40 +180,46 @@ export function sumRawEvents(knex: Knex, agrtGb: AgrtGb, f: RawFilter, ranges: r
   return q;
 }
 
-/** The rollup table of each grain, and its date column; a monthly row sums every built day of its month. */
+/**
+ * The rollup table of each grain, and its date column; a monthly row sums every built day of its
+ * month. The hour grain has a table per site (`all`) and one per hourly goods dimension.
+ */
 const EVENT_ROLLUP = {
   hour: [PERIOD_ROLLUPS.siteHourly, 'agrt_dt'],
+  hourDim: [PERIOD_ROLLUPS.dimHourly, 'agrt_dt'],
   day: [PERIOD_ROLLUPS.dimDaily, 'agrt_dt'],
   month: [PERIOD_ROLLUPS.dimMonthly, 'agrt_mon'],
 } as const;
 const VIEW_ROLLUP = {
   hour: [INFLOW_AGGREGATES.siteHourly, 'agrt_dt'],
+  hourDim: [INFLOW_AGGREGATES.dimHourly, 'agrt_dt'],
   day: [INFLOW_AGGREGATES.dimDaily, 'agrt_dt'],
   month: [INFLOW_AGGREGATES.dimMonthly, 'agrt_mon'],
 } as const;
 
-function rollupRead(
-  knex: Knex,
-  [table, dateColumn]: readonly [string, string],
-  dim: RollupDim,
-  siteNo: string | undefined,
-  grain: Grain,
-): Knex.QueryBuilder {
+type RollupTables = typeof EVENT_ROLLUP | typeof VIEW_ROLLUP;
+
+/** The table of `grain` that holds `dim`, and its date column. */
+const rollupOf = (tables: RollupTables, grain: Grain, dim: RollupDim): readonly [string, string] =>
+  grain === 'hour' && 'values' in dim ? tables.hourDim : tables[grain];
+
+function rollupRead(knex: Knex, tables: RollupTables, dim: RollupDim, siteNo: string | undefined, grain: Grain): Knex.QueryBuilder {
+  const [table, dateColumn] = rollupOf(tables, grain, dim);
   const bucket = grain === 'month' ? `DATE_FORMAT(a.${dateColumn}, '%Y%m')` : rollupBucket(grain, 'a');
   const q = knex
     .select(knex.raw(`${bucket} AS bucket`))
     .from(`${table} as a`)
     .groupBy('bucket');
-  if (grain === 'hour') {
-    if ('values' in dim) throw new Error('the hourly rollups have no goods dimensions');
+  // The site tables of the hour grain hold every goods, with no dimension columns.
+  if (grain === 'hour' && !('values' in dim)) {
     if (siteNo) q.where('a.site_no', siteNo);
   } else filterRollup(q, dim, siteNo);
   return q;
 }
 
 /**
- * The `period` rollups: per hour and site (`all` only) or per dimension and day over `ranges` of
- * built days; per dimension and month over `ranges` of whole months (which hold exactly the
+ * The `period` rollups: per hour and site, or per hour and hourly dimension, or per dimension and
+ * day over `ranges` of built days; per dimension and month over `ranges` of whole months (which hold exactly the
  * built days of each month).
  */
 export function sumEventRollup(
@@ -224,10 +230,10 @@ export function sumEventRollup(
   ranges: readonly DayRange[],
   grain: Grain,
 ): Knex.QueryBuilder {
-  const q = rollupRead(knex, EVENT_ROLLUP[grain], dim, siteNo, grain)
+  const q = rollupRead(knex, EVENT_ROLLUP, dim, siteNo, grain)
     .select(knex.raw(measureSums('a')))
     .where('a.agrt_gb_cd', agrtGb);
-  whereInRanges(q, `a.${EVENT_ROLLUP[grain][1]}`, ranges, false);
+  whereInRanges(q, `a.${rollupOf(EVENT_ROLLUP, grain, dim)[1]}`, ranges, false);
   return q;
 }
 
@@ -266,10 +272,10 @@ export function sumRawViews(knex: Knex, f: RawFilter, range: DayRange, grain: Gr
   return q;
 }
 
-/** Page views of the inflow rollups over `range` (whole months for `month`): per hour and site (`all` only), or per dimension and day or month. */
+/** Page views of the inflow rollups over `range` (whole months for `month`): per hour and site or hourly dimension, or per dimension and day or month. */
 export function sumViewRollup(knex: Knex, dim: RollupDim, siteNo: string | undefined, range: DayRange, grain: Grain): Knex.QueryBuilder {
-  const q = rollupRead(knex, VIEW_ROLLUP[grain], dim, siteNo, grain).select(knex.raw('SUM(a.inf_cnt) AS infCnt'));
-  whereInRanges(q, `a.${VIEW_ROLLUP[grain][1]}`, [range], false);
+  const q = rollupRead(knex, VIEW_ROLLUP, dim, siteNo, grain).select(knex.raw('SUM(a.inf_cnt) AS infCnt'));
+  whereInRanges(q, `a.${rollupOf(VIEW_ROLLUP, grain, dim)[1]}`, [range], false);
   return q;
 }
 
