@@ -203,6 +203,26 @@ type RollupTables = typeof EVENT_ROLLUP | typeof VIEW_ROLLUP;
 const rollupOf = (tables: RollupTables, grain: Grain, dim: RollupDim): readonly [string, string] =>
   grain === 'hour' && 'values' in dim ? tables.hourDim : tables[grain];
 
+/**
+ * Rows of `ranges` of a rollup. The hourly dimension tables are keyed (day, …, value, hour, site)
+ * with no index led by the value: their one or two days go as equalities, so the server reads one
+ * key range per (day, value) instead of every row of the days.
+ */
+function whereRollupDays(
+  q: Knex.QueryBuilder,
+  [, dateColumn]: readonly [string, string],
+  ranges: readonly DayRange[],
+  grain: Grain,
+  dim: RollupDim,
+): void {
+  if (grain === 'hour' && 'values' in dim) {
+    q.whereIn(
+      `a.${dateColumn}`,
+      ranges.flatMap((r) => eachDay(r.fromDay, addDays(r.toDay, -1))),
+    );
+  } else whereInRanges(q, `a.${dateColumn}`, ranges, false);
+}
+
 function rollupRead(knex: Knex, tables: RollupTables, dim: RollupDim, siteNo: string | undefined, grain: Grain): Knex.QueryBuilder {
   const [table, dateColumn] = rollupOf(tables, grain, dim);
   const bucket = grain === 'month' ? `DATE_FORMAT(a.${dateColumn}, '%Y%m')` : rollupBucket(grain, 'a');
@@ -233,7 +253,7 @@ export function sumEventRollup(
   const q = rollupRead(knex, EVENT_ROLLUP, dim, siteNo, grain)
     .select(knex.raw(measureSums('a')))
     .where('a.agrt_gb_cd', agrtGb);
-  whereInRanges(q, `a.${rollupOf(EVENT_ROLLUP, grain, dim)[1]}`, ranges, false);
+  whereRollupDays(q, rollupOf(EVENT_ROLLUP, grain, dim), ranges, grain, dim);
   return q;
 }
 
@@ -275,7 +295,7 @@ export function sumRawViews(knex: Knex, f: RawFilter, range: DayRange, grain: Gr
 /** Page views of the inflow rollups over `range` (whole months for `month`): per hour and site or hourly dimension, or per dimension and day or month. */
 export function sumViewRollup(knex: Knex, dim: RollupDim, siteNo: string | undefined, range: DayRange, grain: Grain): Knex.QueryBuilder {
   const q = rollupRead(knex, VIEW_ROLLUP, dim, siteNo, grain).select(knex.raw('SUM(a.inf_cnt) AS infCnt'));
-  whereInRanges(q, `a.${rollupOf(VIEW_ROLLUP, grain, dim)[1]}`, [range], false);
+  whereRollupDays(q, rollupOf(VIEW_ROLLUP, grain, dim), [range], grain, dim);
   return q;
 }
 
