@@ -94,7 +94,8 @@ async function reportSums(knex: Knex, agrtGb: AgrtGb, q: SiteGoodsFilter, range:
   const asked = dimensionOf(q, grain);
   const [stdCtgNos, built] = await Promise.all([
     q.stdCtgNo ? categoryAndBelow(knex, q.stdCtgNo) : undefined,
-    asked ? builtPeriodDays(knex, range) : new Set<string>(),
+    // The hourly report's raw reads also need them (goodsFirstPays).
+    asked || grain === 'hour' ? builtPeriodDays(knex, range) : new Set<string>(),
   ]);
   const attrs: GoodsAttributes = { goodsNo: q.goodsNo, entrNo: q.entrNo, brandNo: q.brandNo, mdId: q.mdId, stdCtgNos };
   /** The conditions of a raw read: the site and, with goods conditions, the goods meeting them now (a few as a list). */
@@ -102,7 +103,7 @@ async function reportSums(knex: Knex, agrtGb: AgrtGb, q: SiteGoodsFilter, range:
     if (!hasAttributes(attrs)) return { siteNo: q.siteNo, ...(q.goodsNo ? { goodsNos: [q.goodsNo] } : {}) };
     const goodsNos = await goodsMatching(knex, attrs, GOODS_LIST_MAX);
     if (goodsNos.length <= GOODS_LIST_MAX) return { siteNo: q.siteNo, goodsNos };
-    return { siteNo: q.siteNo, through: attrs, goodsFirst: await goodsFirstPays(knex, attrs, range, grain) };
+    return { siteNo: q.siteNo, through: attrs, goodsFirst: await goodsFirstPays(knex, attrs, range, grain, built) };
   };
   const dim: RollupDim | undefined =
     asked === ALL_GOODS_DIM

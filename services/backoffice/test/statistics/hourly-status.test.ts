@@ -6,7 +6,13 @@ import { type TestDatabase } from '@bo/testing';
 import { rebuildAggregate } from '@bo/aggregation-worker';
 import { arrange, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryAndBelow, days, echoOf, eventsIn, hourRowOf, netOf, sumOf, viewsIn, type Conditions } from './helpers/expected.ts';
-import { goodsFirstPays, sumRawEvents, sumRawViews, type GoodsAttributes } from '../../src/statistics/data-access/period-sources.ts';
+import {
+  builtPeriodDays,
+  goodsFirstPays,
+  sumRawEvents,
+  sumRawViews,
+  type GoodsAttributes,
+} from '../../src/statistics/data-access/period-sources.ts';
 import { ADMIN_AUTH, BO, expectSupplierRefused, statisticsApp, statisticsDatabase, supplierAuth } from './helpers/statistics-app.ts';
 
 const LIST = `${BO}/v1/statistics/hourBasedStatus/getHourBasedStatusList`;
@@ -167,8 +173,10 @@ describe('statistics: hourly status (raw events)', () => {
     ];
     const share = (m: (typeof cases)[number][1]) => a.goods.filter(m).length / a.goods.length;
     const twoDays = { fromDay: '2026-01-31', toDay: '2026-02-02' };
-    const decide = (range: typeof twoDays, grain: 'hour' | 'day') =>
-      Promise.all(cases.map(([f]) => goodsFirstPays(db.knex, f, range, grain)));
+    const decide = async (range: typeof twoDays, grain: 'hour' | 'day') => {
+      const built = await builtPeriodDays(db.knex, range);
+      return Promise.all(cases.map(([f]) => goodsFirstPays(db.knex, f, range, grain, built)));
+    };
     const none = cases.map(() => false);
     // Not built yet: the days' events are read first whatever the goods.
     expect(await decide(twoDays, 'hour'), 'days not built').to.deep.equal(none);

@@ -116,19 +116,26 @@ const GOODS_FIRST_SHARE = 1 / 8;
 
 /**
  * Whether a raw read of `range` through goods attributes `f` takes the goods first: only for the
- * hourly report's one or two days, only when they are whole past days (built), and only when the
- * goods are at most GOODS_FIRST_SHARE of the catalogue. Each goods is looked up in every month
- * partition the range touches, so a long range, or one with few events (today so far, days before
- * the data), costs more goods first than it saves: at full scale the 12-month period report with
- * a top category went from 208 to 285 ms p95 when its unbuilt edges were read goods first.
+ * hourly report's one or two days, only when they are whole past days (all in `built`, the
+ * range's days built for `period`), and only when the goods are at most GOODS_FIRST_SHARE of the
+ * catalogue. Each goods is looked up in every month partition the range touches, so a long range,
+ * or one with few events (today so far, days before the data), costs more goods first than it
+ * saves: at full scale the 12-month period report with a top category went from 208 to 285 ms p95
+ * when its unbuilt edges were read goods first.
  */
-export async function goodsFirstPays(knex: Knex, f: GoodsAttributes, range: DayRange, grain: Grain): Promise<boolean> {
-  if (grain !== 'hour') return false;
+export async function goodsFirstPays(
+  knex: Knex,
+  f: GoodsAttributes,
+  range: DayRange,
+  grain: Grain,
+  built: ReadonlySet<string>,
+): Promise<boolean> {
+  if (grain !== 'hour' || built.size !== eachDay(range.fromDay, addDays(range.toDay, -1)).length) return false;
   const matching = knex('goods as g').count({ n: '*' });
   whereGoods(matching, 'g', f);
   const count = async (q: Knex.QueryBuilder) => Number(((await q) as { n: number | string }[])[0]!.n);
-  const [built, all, matched] = await Promise.all([builtPeriodDays(knex, range), count(knex('goods').count({ n: '*' })), count(matching)]);
-  return built.size === eachDay(range.fromDay, addDays(range.toDay, -1)).length && matched <= all * GOODS_FIRST_SHARE;
+  const [all, matched] = await Promise.all([count(knex('goods').count({ n: '*' })), count(matching)]);
+  return matched <= all * GOODS_FIRST_SHARE;
 }
 
 /** The attribute conditions on goods `${alias}`. */
@@ -199,48 +206,43 @@ const VIEW_ROLLUP = {
 
 type RollupTables = typeof EVENT_ROLLUP | typeof VIEW_ROLLUP;
 
-/** The table of `grain` that holds `dim`, and its date column. */
-const rollupOf = (tables: RollupTables, grain: Grain, dim: RollupDim): readonly [string, string] =>
-  grain === 'hour' && 'values' in dim ? tables.hourDim : tables[grain];
-
 /**
- * Rows of `ranges` of a rollup. The hourly dimension tables are keyed (day, …, value, hour, site)
- * with no index led by the value: their one or two days go as equalities, so the server reads one
- * key range per (day, value) instead of every row of the days.
+ * The rows of a rollup over `ranges`, grouped per bucket of `grain`, for `dim` and the site.
+ * The hourly dimension tables are keyed (day, …, value, hour, site) with no index led by the
+ * value: their one or two days go as equalities, so the server reads one key range per (day,
+ * value) instead of every row of the days. The hourly site tables have no dimension columns.
  */
-function whereRollupDays(
-  q: Knex.QueryBuilder,
-  [, dateColumn]: readonly [string, string],
+function rollupRead(
+  knex: Knex,
+  tables: RollupTables,
+  dim: RollupDim,
+  siteNo: string | undefined,
   ranges: readonly DayRange[],
   grain: Grain,
-  dim: RollupDim,
-): void {
-  if (grain === 'hour' && 'values' in dim) {
-    q.whereIn(
-      `a.${dateColumn}`,
-      ranges.flatMap((r) => eachDay(r.fromDay, addDays(r.toDay, -1))),
-    );
-  } else whereInRanges(q, `a.${dateColumn}`, ranges, false);
-}
-
-function rollupRead(knex: Knex, tables: RollupTables, dim: RollupDim, siteNo: string | undefined, grain: Grain): Knex.QueryBuilder {
-  const [table, dateColumn] = rollupOf(tables, grain, dim);
+): Knex.QueryBuilder {
+  const hourDim = grain === 'hour' && 'values' in dim;
+  const [table, dateColumn] = hourDim ? tables.hourDim : tables[grain];
   const bucket = grain === 'month' ? `DATE_FORMAT(a.${dateColumn}, '%Y%m')` : rollupBucket(grain, 'a');
   const q = knex
     .select(knex.raw(`${bucket} AS bucket`))
     .from(`${table} as a`)
     .groupBy('bucket');
-  // The site tables of the hour grain hold every goods, with no dimension columns.
-  if (grain === 'hour' && !('values' in dim)) {
+  if (grain === 'hour' && !hourDim) {
     if (siteNo) q.where('a.site_no', siteNo);
   } else filterRollup(q, dim, siteNo);
+  if (hourDim)
+    q.whereIn(
+      `a.${dateColumn}`,
+      ranges.flatMap((r) => eachDay(r.fromDay, addDays(r.toDay, -1))),
+    );
+  else whereInRanges(q, `a.${dateColumn}`, ranges, false);
   return q;
 }
 
 /**
  * The `period` rollups: per hour and site, or per hour and hourly dimension, or per dimension and
- * day over `ranges` of built days; per dimension and month over `ranges` of whole months (which hold exactly the
- * built days of each month).
+ * day over `ranges` of built days; per dimension and month over `ranges` of whole months (which
+ * hold exactly the built days of each month).
  */
 export function sumEventRollup(
   knex: Knex,
@@ -250,11 +252,9 @@ export function sumEventRollup(
   ranges: readonly DayRange[],
   grain: Grain,
 ): Knex.QueryBuilder {
-  const q = rollupRead(knex, EVENT_ROLLUP, dim, siteNo, grain)
+  return rollupRead(knex, EVENT_ROLLUP, dim, siteNo, ranges, grain)
     .select(knex.raw(measureSums('a')))
     .where('a.agrt_gb_cd', agrtGb);
-  whereRollupDays(q, rollupOf(EVENT_ROLLUP, grain, dim), ranges, grain, dim);
-  return q;
 }
 
 /** Longest range whose page views through goods attributes are read day by day (see sumRawViews). */
@@ -294,9 +294,7 @@ export function sumRawViews(knex: Knex, f: RawFilter, range: DayRange, grain: Gr
 
 /** Page views of the inflow rollups over `range` (whole months for `month`): per hour and site or hourly dimension, or per dimension and day or month. */
 export function sumViewRollup(knex: Knex, dim: RollupDim, siteNo: string | undefined, range: DayRange, grain: Grain): Knex.QueryBuilder {
-  const q = rollupRead(knex, VIEW_ROLLUP, dim, siteNo, grain).select(knex.raw('SUM(a.inf_cnt) AS infCnt'));
-  whereRollupDays(q, rollupOf(VIEW_ROLLUP, grain, dim), [range], grain, dim);
-  return q;
+  return rollupRead(knex, VIEW_ROLLUP, dim, siteNo, [range], grain).select(knex.raw('SUM(a.inf_cnt) AS infCnt'));
 }
 
 /**
