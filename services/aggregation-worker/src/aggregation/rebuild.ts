@@ -6,7 +6,7 @@ import { deleteInflowRows, inflowRowsPerHour, insertInflowRows } from './data-ac
 import { deleteListDay, insertListDay } from './data-access/list-aggregates.ts';
 import { addDayToMonth, takeDayFromMonth } from './data-access/month-rollups.ts';
 import { rebuildInflowRollups, replacePeriodDay, snapshotNewGoods } from './data-access/period-rollups.ts';
-import { maxEventNoIn, maxLogNoPerHour } from './data-access/source-marks.ts';
+import { inflowLogMarks, maxEventNoIn } from './data-access/source-marks.ts';
 import type { TimeRange } from './model.ts';
 
 export interface RebuildResult {
@@ -72,9 +72,9 @@ async function buildInflow(trx: Db, day: string, hour: number | undefined, built
   // First: the day-level inflow rollup below is rewritten from every hour of the day.
   await lockBuild(trx, 'inflow', day);
   const range = hour === undefined ? dayRange(day) : hourRange(day, hour);
-  const maxPerHour = await maxLogNoPerHour(trx, range);
+  const { maxPerHour, span } = await inflowLogMarks(trx, range);
   await deleteInflowRows(trx, day, hour);
-  const rows = await insertInflowRows(trx, day, range);
+  const rows = await insertInflowRows(trx, day, range, span);
   await rebuildInflowRollups(trx, day, hour);
   const rowsPerHour = await inflowRowsPerHour(trx, day);
   const hours = hour === undefined ? Array.from({ length: 24 }, (_, h) => h) : [hour];

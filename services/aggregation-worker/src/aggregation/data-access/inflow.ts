@@ -1,6 +1,7 @@
 import { execute, selectRows, type Db } from '@bo/db';
 import { INFLOW_AGGREGATES } from '@bo/aggregates';
 import type { TimeRange } from '../model.ts';
+import type { LogNoSpan } from './source-marks.ts';
 
 /** The SQL of the goods-level inflow aggregate: page views per (day, hour, site, goods) from `goods_inflow_log`. */
 
@@ -10,16 +11,31 @@ export async function deleteInflowRows(db: Db, day: string, hour?: number): Prom
   await q.delete();
 }
 
-/** Page views per (hour, site, goods) over `[from, to)`, which lies inside `day`. */
-export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
+/**
+ * Logs are numbered as they arrive, so one day's logs are a near-contiguous run of numbers: read
+ * by the primary key over that run (the time condition still decides), a day is one sequential
+ * read instead of ~90 k time-index entries each fetching its row (0.21 → 0.08 s a day at full
+ * scale). Only while the run is at most twice the day's logs: a day whose logs were loaded late,
+ * between other days' logs, keeps the time index.
+ */
+const MAX_SPAN_PER_LOG = 2;
+
+const readsByNumber = (span: LogNoSpan): boolean => span.count > 0 && span.max - span.min + 1 <= MAX_SPAN_PER_LOG * span.count;
+
+/**
+ * Page views per (hour, site, goods) over `[from, to)`, which lies inside `day`; `span` is the
+ * range's log numbers (`inflowLogMarks`), read in the same transaction.
+ */
+export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRange, span: LogNoSpan): Promise<number> {
+  const byNumber = readsByNumber(span);
   const result = await execute(
     db,
     `INSERT INTO ${INFLOW_AGGREGATES.goodsHourly} (agrt_dt, agrt_hour, site_no, goods_no, inf_cnt)
      SELECT ?, HOUR(l.inflow_dtm), l.site_no, l.goods_no, COUNT(*)
-     FROM goods_inflow_log l
-     WHERE l.inflow_dtm >= ? AND l.inflow_dtm < ?
+     FROM goods_inflow_log l${byNumber ? ' FORCE INDEX (PRIMARY)' : ''}
+     WHERE ${byNumber ? 'l.log_no BETWEEN ? AND ? AND ' : ''}l.inflow_dtm >= ? AND l.inflow_dtm < ?
      GROUP BY HOUR(l.inflow_dtm), l.site_no, l.goods_no`,
-    [day, from, to],
+    [day, ...(byNumber ? [span.min, span.max] : []), from, to],
   );
   return result.affectedRows;
 }

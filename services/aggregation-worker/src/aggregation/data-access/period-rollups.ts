@@ -31,14 +31,19 @@ const DIMS_TABLE = `(SELECT '${ALL_GOODS_DIM}' AS dim_cd${GOODS_DIMENSIONS.map((
 /** The value a row of snapshot `s` is filed under for dimension `x.dim_cd`; NULL = not filed. */
 const DIM_VALUE = `CASE x.dim_cd WHEN '${ALL_GOODS_DIM}' THEN ''${GOODS_DIMENSIONS.map((d) => ` WHEN '${d.dimCd}' THEN s.${d.column}`).join('')} END`;
 
-/** Joins giving a row with goods number `${alias}.goods_no` its dimensions `x` and their values. */
+/**
+ * Joins giving a row with goods number `${alias}.goods_no` its dimensions `x` and their values.
+ * STRAIGHT_JOIN keeps the rows first, their snapshot row by its key next and the few dimensions
+ * last: the server otherwise led with the dimensions and read the snapshot whole (or the rows by
+ * goods) once per dimension (page views per category and MD hour: 0.50 → 0.33 s a day).
+ */
 const dimJoins = (alias: string) =>
-  `LEFT JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = ${alias}.goods_no JOIN ${DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
+  `LEFT JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = ${alias}.goods_no STRAIGHT_JOIN ${DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
 
 /** The same for the dimensions filed per hour (no `all`: a goods without a snapshot row is not filed). */
 const HOURLY_DIMS_TABLE = `(${HOURLY_GOODS_DIMENSIONS.map((d) => `SELECT '${d.dimCd}' AS dim_cd`).join(' UNION ALL ')})`;
 const hourlyDimJoins = (alias: string) =>
-  `JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = ${alias}.goods_no JOIN ${HOURLY_DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
+  `STRAIGHT_JOIN ${GOODS_DIM_SNAPSHOT} s ON s.goods_no = ${alias}.goods_no STRAIGHT_JOIN ${HOURLY_DIMS_TABLE} x ON ${DIM_VALUE} IS NOT NULL`;
 
 /** Record the attributes of every goods the snapshot does not hold yet (first seen wins; never updated). */
 export async function snapshotNewGoods(db: Db): Promise<void> {
@@ -84,13 +89,15 @@ const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm <
 /** Replace the rollups of one day with sums of its events; returns the daily rows written. */
 export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
   const dims = await replaceDimDay(db, EVENT_DIMS, 'period-month', day, async () => {
+    // Summed per (agrtGb, site, goods) before the fan-out to the dimensions, as the inflow rows
+    // are: ~17 k rows a day are multiplied instead of ~30 k events (0.31-0.39 → 0.22 s a day).
     const result = await execute(
       db,
       `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
-       SELECT e.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, e.site_no, ${EVENT_SUMS}
-       FROM ord_stat_evt e ${dimJoins('e')}
-       WHERE ${EVENTS_OF_DAY}
-       GROUP BY e.agrt_gb_cd, x.dim_cd, dim_val, e.site_no`,
+       SELECT g.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, g.site_no, ${MEASURE_COLUMNS.map((c) => `SUM(g.${c})`).join(', ')}
+       FROM (SELECT e.agrt_gb_cd, e.site_no, e.goods_no, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e
+             WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, e.site_no, e.goods_no) g ${dimJoins('g')}
+       GROUP BY g.agrt_gb_cd, x.dim_cd, dim_val, g.site_no`,
       [day, ...AGRT_GBS, from, to],
     );
     return result.affectedRows;

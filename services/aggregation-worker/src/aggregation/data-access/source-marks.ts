@@ -18,15 +18,37 @@ export async function maxEventNoIn(db: Db, [from, to]: TimeRange): Promise<numbe
   return Number(row?.n ?? 0);
 }
 
-/** Highest inflow log number per hour of a range (hours without logs are absent). */
-export async function maxLogNoPerHour(db: Db, [from, to]: TimeRange): Promise<Map<number, number>> {
-  const rows: { h: number; n: number }[] = await db('goods_inflow_log')
+/** The log numbers of one range: the highest per hour (hours without logs are absent), and their span. */
+export interface InflowLogMarks {
+  maxPerHour: Map<number, number>;
+  span: LogNoSpan;
+}
+
+/** Lowest and highest log number of a range, and how many logs it holds. */
+export interface LogNoSpan {
+  min: number;
+  max: number;
+  count: number;
+}
+
+/** One pass over the range's time index for both (the span lets the build read the logs by number). */
+export async function inflowLogMarks(db: Db, [from, to]: TimeRange): Promise<InflowLogMarks> {
+  const rows: { h: number; lo: number; hi: number; n: number }[] = await db('goods_inflow_log')
     .select(db.raw('HOUR(inflow_dtm) AS h'))
-    .max({ n: 'log_no' })
+    .min({ lo: 'log_no' })
+    .max({ hi: 'log_no' })
+    .count({ n: '*' })
     .where('inflow_dtm', '>=', from)
     .andWhere('inflow_dtm', '<', to)
     .groupByRaw('HOUR(inflow_dtm)');
-  return new Map(rows.map((r) => [Number(r.h), Number(r.n)]));
+  const span: LogNoSpan = { min: Number.POSITIVE_INFINITY, max: 0, count: 0 };
+  for (const r of rows) {
+    span.min = Math.min(span.min, Number(r.lo));
+    span.max = Math.max(span.max, Number(r.hi));
+    span.count += Number(r.n);
+  }
+  if (!span.count) span.min = 0;
+  return { maxPerHour: new Map(rows.map((r) => [Number(r.h), Number(r.hi)])), span };
 }
 
 export async function maxSourceNo(db: Db, source: Source): Promise<number> {
