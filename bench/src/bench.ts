@@ -16,27 +16,39 @@ import { SECTION_RUNNERS } from './sections.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const bufferPoolMb = async (knex: Knex): Promise<number> => {
-  const [rows] = (await knex.raw('SELECT @@innodb_buffer_pool_size AS b')) as [{ b: number | string }[]];
-  return Math.round(Number(rows[0]!.b) / 2 ** 20);
+const megabytes = async (knex: Knex, variable: string): Promise<number | undefined> => {
+  const [rows] = (await knex.raw(`SHOW GLOBAL VARIABLES LIKE '${variable}'`)) as [{ Value: string }[]];
+  return rows[0] ? Math.round(Number(rows[0].Value) / 2 ** 20) : undefined;
 };
 
+/** MariaDB (10.9+) sizes its redo log with innodb_log_file_size, MySQL 8.0.30+ with innodb_redo_log_capacity; both online. */
+const redoLogVariable = (version: string) => (version.includes('MariaDB') ? 'innodb_log_file_size' : 'innodb_redo_log_capacity');
+
+/** Set a global size in MB (an online resize) and wait until the server reports it. */
+async function growTo(knex: Knex, variable: string, mb: number): Promise<void> {
+  if (((await megabytes(knex, variable)) ?? 0) >= mb) return;
+  log(`growing ${variable} to ${mb} MB (SET GLOBAL)`);
+  await knex.raw(`SET GLOBAL ${variable} = ?`, [mb * 2 ** 20]);
+  for (let i = 0; i < 120 && ((await megabytes(knex, variable)) ?? 0) < mb; i++) await new Promise((r) => setTimeout(r, 500));
+}
+
 /**
- * The server as the figures were taken: version and buffer pool. With --innodb-buffer-pool-mb
- * the pool is grown first (online resize), since the server default (128 MB) turns a full-scale
- * run into a disk benchmark.
+ * The server as the figures were taken: version, buffer pool and redo log. With
+ * --innodb-buffer-pool-mb the pool is grown first (online resize), since the server default
+ * (128 MB) turns a full-scale run into a disk benchmark; with --innodb-redo-log-mb the redo log,
+ * since the default (96 / 100 MB) makes a full rebuild, which writes ~36 M rows, flush pages
+ * at every few thousand rows to free the log (README, Performance).
  */
-async function databaseServer(serverUrl: string, wantPoolMb: number | undefined): Promise<string> {
+async function databaseServer(serverUrl: string, want: { bufferPoolMb?: number; redoLogMb?: number }): Promise<string> {
   const knex = createKnex(databaseUrl({ serverUrl }, ''), { poolMax: 1 });
   try {
-    if (wantPoolMb !== undefined && (await bufferPoolMb(knex)) < wantPoolMb) {
-      log(`growing the InnoDB buffer pool to ${wantPoolMb} MB (SET GLOBAL innodb_buffer_pool_size)`);
-      await knex.raw('SET GLOBAL innodb_buffer_pool_size = ?', [wantPoolMb * 2 ** 20]);
-      for (let i = 0; i < 120 && (await bufferPoolMb(knex)) < wantPoolMb; i++) await new Promise((r) => setTimeout(r, 500));
-    }
     const [rows] = (await knex.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
-    const version = rows[0]!.v.includes('MariaDB') ? `MariaDB ${rows[0]!.v.split('-')[0]}` : `MySQL ${rows[0]!.v}`;
-    return `${version} (InnoDB buffer pool ${await bufferPoolMb(knex)} MB)`;
+    const mariadb = rows[0]!.v.includes('MariaDB');
+    const version = mariadb ? `MariaDB ${rows[0]!.v.split('-')[0]}` : `MySQL ${rows[0]!.v}`;
+    const redo = redoLogVariable(rows[0]!.v);
+    if (want.bufferPoolMb !== undefined) await growTo(knex, 'innodb_buffer_pool_size', want.bufferPoolMb);
+    if (want.redoLogMb !== undefined) await growTo(knex, redo, want.redoLogMb);
+    return `${version} (InnoDB buffer pool ${await megabytes(knex, 'innodb_buffer_pool_size')} MB, redo log ${await megabytes(knex, redo)} MB)`;
   } finally {
     await knex.destroy();
   }
@@ -58,7 +70,7 @@ await runMain(async () => {
     .slice(2)
     .filter((a) => a !== '--')
     .join(' ')}`.trim();
-  const dbVersion = await databaseServer(options.serverUrl, options.bufferPoolMb);
+  const dbVersion = await databaseServer(options.serverUrl, options);
   log(`bench: scale ${options.scale.name}, seed ${options.seed}, databases ${options.boDb} / ${options.memberDb}`);
   log(`       ${environmentLine(dbVersion)}`);
 

@@ -23,11 +23,13 @@ export interface BenchOptions {
   serviceLogLevel: string;
   /** Grow the server's InnoDB buffer pool to this many MB first (a global setting; off unless asked). */
   bufferPoolMb?: number;
+  /** Grow the server's InnoDB redo log to this many MB first (a global setting; off unless asked). */
+  redoLogMb?: number;
 }
 
 export const USAGE = `usage: pnpm bench [--scale tiny|small|medium|full] [--seed 42] [--db-prefix bench] [--bo-db bench_bo]
   [--member-db bench_member] [--db-url mysql://root@127.0.0.1:3306/] [--out bench/results] [--date yyyy-MM-dd]
-  [--only ${SECTIONS.join(',')}] [--regenerate] [--drop] [--service-log-level warn] [--innodb-buffer-pool-mb 4096]`;
+  [--only ${SECTIONS.join(',')}] [--regenerate] [--drop] [--service-log-level warn] [--innodb-buffer-pool-mb 4096] [--innodb-redo-log-mb 1024]`;
 
 const localDate = (d = new Date()) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -51,6 +53,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       drop: { type: 'boolean', default: false },
       'service-log-level': { type: 'string', default: 'warn' },
       'innodb-buffer-pool-mb': { type: 'string' },
+      'innodb-redo-log-mb': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -74,6 +77,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const bufferPoolMb = values['innodb-buffer-pool-mb'] === undefined ? undefined : Number(values['innodb-buffer-pool-mb']);
   if (bufferPoolMb !== undefined && !(Number.isInteger(bufferPoolMb) && bufferPoolMb >= 128))
     throw new Error(`--innodb-buffer-pool-mb must be a whole number ≥ 128 (got "${values['innodb-buffer-pool-mb']}")`);
+  const redoLogMb = values['innodb-redo-log-mb'] === undefined ? undefined : Number(values['innodb-redo-log-mb']);
+  if (redoLogMb !== undefined && !(Number.isInteger(redoLogMb) && redoLogMb >= 8))
+    throw new Error(`--innodb-redo-log-mb must be a whole number ≥ 8 (got "${values['innodb-redo-log-mb']}")`);
   const sections = values.only ? values.only.split(',').map((s) => s.trim()) : [...SECTIONS];
   const unknown = sections.filter((s) => !(SECTIONS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
@@ -91,5 +97,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     drop: values.drop,
     serviceLogLevel: values['service-log-level'],
     ...(bufferPoolMb !== undefined ? { bufferPoolMb } : {}),
+    ...(redoLogMb !== undefined ? { redoLogMb } : {}),
   };
 }
