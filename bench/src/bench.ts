@@ -17,12 +17,9 @@ import { SECTION_RUNNERS } from './sections.ts';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const megabytes = async (knex: Knex, variable: string): Promise<number | undefined> => {
-  const [rows] = (await knex.raw(`SHOW GLOBAL VARIABLES LIKE '${variable}'`)) as [{ Value: string }[]];
+  const [rows] = (await knex.raw('SHOW GLOBAL VARIABLES LIKE ?', [variable])) as [{ Value: string }[]];
   return rows[0] ? Math.round(Number(rows[0].Value) / 2 ** 20) : undefined;
 };
-
-/** MariaDB (10.9+) sizes its redo log with innodb_log_file_size, MySQL 8.0.30+ with innodb_redo_log_capacity; both online. */
-const redoLogVariable = (version: string) => (version.includes('MariaDB') ? 'innodb_log_file_size' : 'innodb_redo_log_capacity');
 
 /** Set a global size in MB (an online resize) and wait until the server reports it. */
 async function growTo(knex: Knex, variable: string, mb: number): Promise<void> {
@@ -45,7 +42,8 @@ async function databaseServer(serverUrl: string, want: { bufferPoolMb?: number; 
     const [rows] = (await knex.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
     const mariadb = rows[0]!.v.includes('MariaDB');
     const version = mariadb ? `MariaDB ${rows[0]!.v.split('-')[0]}` : `MySQL ${rows[0]!.v}`;
-    const redo = redoLogVariable(rows[0]!.v);
+    // MariaDB (10.9+) sizes its redo log with innodb_log_file_size, MySQL 8.0.30+ with innodb_redo_log_capacity; both online.
+    const redo = mariadb ? 'innodb_log_file_size' : 'innodb_redo_log_capacity';
     if (want.bufferPoolMb !== undefined) await growTo(knex, 'innodb_buffer_pool_size', want.bufferPoolMb);
     if (want.redoLogMb !== undefined) await growTo(knex, redo, want.redoLogMb);
     return `${version} (InnoDB buffer pool ${await megabytes(knex, 'innodb_buffer_pool_size')} MB, redo log ${await megabytes(knex, redo)} MB)`;

@@ -20,6 +20,8 @@ const KEY_SOURCES: Record<ListKind, { keyExprs: string[]; joinOrd: boolean }> = 
 export const EVENT_SUMS = MEASURE_COLUMNS.map((c) => EVENT_MEASURE_SUMS[c]).join(', ');
 /** The same, each named after its column. */
 export const EVENT_SUMS_AS_COLUMNS = MEASURE_COLUMNS.map((c) => `${EVENT_MEASURE_SUMS[c]} AS ${c}`).join(', ');
+/** The six measure columns of aggregate rows summed, in MEASURE_COLUMNS order (rolling rows up into coarser ones). */
+export const COLUMN_SUMS = MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ');
 
 const joinsOf = (kind: ListKind) =>
   `JOIN goods g ON g.goods_no = e.goods_no${KEY_SOURCES[kind].joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;
@@ -64,7 +66,7 @@ export async function insertListDay(db: Db, kind: ListKind, day: string, [from, 
   await execute(
     db,
     `INSERT INTO ${table.allSites.daily} (agrt_gb_cd, agrt_dt, ${keys}, ${measures})
-     SELECT agrt_gb_cd, agrt_dt, ${keys}, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}
+     SELECT agrt_gb_cd, agrt_dt, ${keys}, ${COLUMN_SUMS}
      FROM ${table.daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ?
      GROUP BY agrt_gb_cd, agrt_dt, ${keys}`,
     [...AGRT_GBS, day],

@@ -2,6 +2,7 @@ import { addMonths, execute, type Db } from '@bo/db';
 import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
 import type { Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
+import { COLUMN_SUMS } from './list-aggregates.ts';
 
 /**
  * The monthly roll-ups of the four list aggregates: one row per (agrtGb, month, site, key)
@@ -121,7 +122,7 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
     const result = await execute(
       db,
       `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
-       SELECT ${keys}, ?, ${MEASURE_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, COUNT(*)
+       SELECT ${keys}, ?, ${COLUMN_SUMS}, COUNT(*)
        FROM ${r.daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
        GROUP BY ${keys}`,
       [month, ...AGRT_GBS, month, `${addMonths(month.slice(0, 7), 1)}-01`],

@@ -11,7 +11,7 @@ import {
 } from '@bo/aggregates';
 import type { PartTotals, TimeRange } from '../model.ts';
 import { lockBuild } from './build-log.ts';
-import { EVENT_SUMS, EVENT_SUMS_AS_COLUMNS } from './list-aggregates.ts';
+import { COLUMN_SUMS, EVENT_SUMS, EVENT_SUMS_AS_COLUMNS } from './list-aggregates.ts';
 import { applyDayToMonth, dropEmptyMonthRows, monthOf, type MonthRollup } from './month-rollups.ts';
 
 /**
@@ -94,7 +94,7 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
     const result = await execute(
       db,
       `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
-       SELECT g.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, g.site_no, ${MEASURE_COLUMNS.map((c) => `SUM(g.${c})`).join(', ')}
+       SELECT g.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, g.site_no, ${COLUMN_SUMS}
        FROM (SELECT e.agrt_gb_cd, e.site_no, e.goods_no, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e
              WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, e.site_no, e.goods_no) g ${dimJoins('g')}
        GROUP BY g.agrt_gb_cd, x.dim_cd, dim_val, g.site_no`,
