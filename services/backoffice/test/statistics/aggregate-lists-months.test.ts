@@ -195,6 +195,24 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     expect(total((await get(PAY_WAY, { ...q, ...wholeMarch })).body)).to.equal(expected(wholeMarch));
   });
 
+  it("when the range is one day, then every list equals the recomputation and reads that day's daily rows only (no monthly row, no test of the month)", async () => {
+    const captured: string[] = [];
+    const onQuery = (q: Captured) => captured.push(q.sql);
+    db.knex.on('query', onQuery);
+    try {
+      // The first of a month, a day inside one, the last aggregated day (its month has no later rows).
+      for (const day of ['2026-02-01', '2026-02-14', '2026-03-08']) await expectEveryList({ startDate: day, endDate: day }, '01');
+    } finally {
+      db.knex.off('query', onQuery);
+    }
+    const lists = captured.filter((sql) => /`agg_(ctg|payway|goods|entr)_/.test(sql));
+    expect(lists.length).to.be.greaterThan(0);
+    for (const sql of lists) {
+      expect(sql).to.not.match(/_monthly/);
+      expect(sql).to.not.match(/exists/i);
+    }
+  });
+
   it('when the range holds whole months, then they are read from the monthly roll-ups and only the other days from the daily tables (every-site rows without a site condition, where the list has them)', async () => {
     const captured: Captured[] = [];
     const onQuery = (q: Captured) => captured.push({ sql: q.sql, bindings: q.bindings ?? [] });

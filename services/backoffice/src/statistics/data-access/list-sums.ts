@@ -1,4 +1,4 @@
-import { addMonths, streamRows, type Knex } from '@bo/db';
+import { addDays, addMonths, streamRows, type Knex } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
 import { LIST_AGGREGATES, MEASURE_FIELDS, measureSums, type ListKind } from '@bo/aggregates';
 import { whereInCategories, withCategoryDescendants } from '../../shared/category-tree.ts';
@@ -65,8 +65,9 @@ const SUMMED_MEASURES = MEASURE_FIELDS.map((m) => `SUM(p.${m}) AS ${m}`).join(',
  * "this month" ending yesterday, the last built day: the month so far is one row per key, not up
  * to 30. Whether it has is asked inside the same statement (one snapshot, so a day built
  * meanwhile cannot slip in): the piece reads its monthly rows when the month has no daily rows
- * outside it, and its daily rows otherwise. Each part is grouped on its own through its primary
- * key (agrtGb, date, site …) or a filter-led covering index, then the parts are summed again.
+ * outside it, and its daily rows otherwise; a piece of one day reads its daily rows, no fewer.
+ * Each part is grouped on its own through its primary key (agrtGb, date, site …) or a
+ * filter-led covering index, then the parts are summed again.
  * `narrow` adds the list's filters to every part, on alias `a`; the list's attributes (a goods'
  * supplier) are taken as their MAX per key. The every-site rows (read without a site condition)
  * equal the per-site rows of their day (the worker writes all of them in one transaction), so the
@@ -108,10 +109,15 @@ function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Kne
       });
   const parts = [
     ...(months ? [part(tables.monthly, 'agrt_mon', months)] : []),
-    ...partial.flatMap((piece) => [
-      part(tables.monthly, 'agrt_mon', piece.month).whereNotExists(outside(piece)),
-      part(tables.daily, 'agrt_dt', piece.days).whereExists(outside(piece)),
-    ]),
+    ...partial.flatMap((piece) =>
+      // One day is one daily row per key: its month's row cannot be fewer, so no test is asked.
+      addDays(piece.days.fromDay, 1) === piece.days.toDay
+        ? [part(tables.daily, 'agrt_dt', piece.days)]
+        : [
+            part(tables.monthly, 'agrt_mon', piece.month).whereNotExists(outside(piece)),
+            part(tables.daily, 'agrt_dt', piece.days).whereExists(outside(piece)),
+          ],
+    ),
   ];
   if (parts.length === 1) return parts[0]!;
   return knex
