@@ -1,4 +1,4 @@
-import { addDays, eachDay, type Knex } from '@bo/db';
+import { addDays, daysBetween, eachDay, type Knex } from '@bo/db';
 import type { AgrtGb } from '@bo/contracts';
 import {
   ALL_GOODS_DIM,
@@ -130,7 +130,7 @@ export async function goodsFirstPays(
   grain: Grain,
   built: ReadonlySet<string>,
 ): Promise<boolean> {
-  if (grain !== 'hour' || built.size !== eachDay(range.fromDay, addDays(range.toDay, -1)).length) return false;
+  if (grain !== 'hour' || built.size !== daysBetween(range.fromDay, range.toDay)) return false;
   const matching = knex('goods as g').count({ n: '*' });
   whereGoods(matching, 'g', f);
   const count = async (q: Knex.QueryBuilder) => Number(((await q) as { n: number | string }[])[0]!.n);
