@@ -24,7 +24,9 @@ const readsByNumber = (span: LogNoSpan): boolean => span.count > 0 && span.max -
 
 /**
  * Page views per (hour, site, goods) over `[from, to)`, which lies inside `day`; `span` is the
- * range's log numbers (`inflowLogMarks`), read in the same transaction.
+ * range's log numbers (`inflowLogMarks`), read in the same transaction. `ORDER BY NULL`: MariaDB
+ * sorts a GROUP BY's rows unless told not to, and a day's ~64 k groups spilled that sort to disk
+ * for rows the INSERT does not need in order (0.46–0.51 → 0.44–0.45 s a day at full scale).
  */
 export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRange, span: LogNoSpan): Promise<number> {
   const byNumber = readsByNumber(span);
@@ -34,7 +36,7 @@ export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRang
      SELECT ?, HOUR(l.inflow_dtm), l.site_no, l.goods_no, COUNT(*)
      FROM goods_inflow_log l${byNumber ? ' FORCE INDEX (PRIMARY)' : ''}
      WHERE ${byNumber ? 'l.log_no BETWEEN ? AND ? AND ' : ''}l.inflow_dtm >= ? AND l.inflow_dtm < ?
-     GROUP BY HOUR(l.inflow_dtm), l.site_no, l.goods_no`,
+     GROUP BY HOUR(l.inflow_dtm), l.site_no, l.goods_no ORDER BY NULL`,
     [day, ...(byNumber ? [span.min, span.max] : []), from, to],
   );
   return result.affectedRows;
