@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
+import { expressMessageClasses } from './http/express-messages.ts';
 import type { Logger } from './logger.ts';
 
 export interface RunningServer {
@@ -64,6 +65,7 @@ export async function startHttpServer(
       requestTimeout: t.receiveTimeoutMs,
       keepAliveTimeout: t.keepAliveTimeoutMs,
       connectionsCheckingInterval: t.checkIntervalMs,
+      ...expressMessageClasses(app),
     },
     app,
   );
