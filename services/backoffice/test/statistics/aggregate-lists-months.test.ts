@@ -108,6 +108,33 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       expect((res.body as ListOf<unknown>).payloads.length).to.be.greaterThan(0);
   });
 
+  it('when requests share the SQL of one shape (same filters, the range split alike) with other values, then each equals its own recomputation', async () => {
+    // The lists' SQL is compiled once per shape and only bound afterwards (compiled-query.ts):
+    // a value bound to the wrong place would answer an earlier request's rows or none.
+    const spans = [SPAN, { startDate: '2026-01-28', endDate: '2026-03-04' }, { startDate: '2026-01-21', endDate: '2026-03-01' }];
+    const answers = new Set<string>();
+    const rows = (res: { body: unknown }) => (res.body as ListOf<unknown>).payloads;
+    for (const span of spans)
+      for (const [agrtGb, siteNo, entrNo, stdCtgNo] of [
+        ['01', 'S01', 'E003', 'C1000'],
+        ['02', 'S02', 'E002', 'C2000'],
+      ] as const) {
+        const q = { ...span, agrtGb, siteNo };
+        const goods = await get(GOODS, { ...q, entrNo });
+        expect(rows(goods), `goods ${JSON.stringify({ ...q, entrNo })}`).to.deep.equal(goodsRows(a, { ...range(agrtGb, span, { siteNo }), entrNo }));
+        const category = await get(CATEGORY, { ...q, stdCtgNo });
+        expect(rows(category), `category ${JSON.stringify({ ...q, stdCtgNo })}`).to.deep.equal(
+          categoryRows(a, { ...range(agrtGb, span, { siteNo }), stdCtgNo }),
+        );
+        const supplier = await get(ENTERPRISE, { ...q, entrNo });
+        expect(rows(supplier)).to.deep.equal(enterpriseRows(a, { ...range(agrtGb, span, { siteNo }), entrNo }));
+        const method = await get(PAY_WAY, q);
+        expect(rows(method)).to.deep.equal(payWayRows(a, range(agrtGb, span, { siteNo })));
+        for (const res of [goods, category, supplier, method]) answers.add(JSON.stringify(rows(res)));
+      }
+    expect(answers.size, 'the requests have different answers').to.be.greaterThan(20);
+  });
+
   it('when a day inside a whole month gets late events and is rebuilt, then the lists count them once', async () => {
     const day = '2026-02-14';
     const ord = { ord_no: 'OLATE1', site_no: 'S02', mbr_no: 'M9', ord_dtm: `${day} 10:00:00`, pay_way_cd: '40' };

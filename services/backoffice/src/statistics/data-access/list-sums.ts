@@ -1,4 +1,4 @@
-import { addDays, addMonths, streamRows, type Knex } from '@bo/db';
+import { addDays, addMonths, bind, compiledRead, planValues, streamRows, type Knex, type Render } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
 import { LIST_AGGREGATES, MEASURE_FIELDS, measureSums, type ListKind } from '@bo/aggregates';
 import { whereInCategories, withCategoryDescendants } from '../../shared/category-tree.ts';
@@ -20,7 +20,7 @@ const NET_DESC = 's.ordAmt - s.cnclAmt DESC';
 const CATEGORY_TREE = 'stat_ctg_tree';
 
 function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): void {
-  if (stdCtgNo)
+  if (stdCtgNo !== undefined)
     withCategoryDescendants(q, CATEGORY_TREE, (tree) => tree.select('std_ctg_no').from('std_ctg').where('std_ctg_no', stdCtgNo));
 }
 
@@ -57,68 +57,118 @@ export function splitByMonths(range: DayRange): { months?: DayRange; partial: Mo
 /** The sums of a grouped union `p` of parts, named as the parts name them. */
 const SUMMED_MEASURES = MEASURE_FIELDS.map((m) => `SUM(p.${m}) AS ${m}`).join(', ');
 
+/** Days `[from, to)` of a plan, both bound values. */
+interface PlanRange {
+  from: string;
+  to: string;
+}
+
 /**
- * The sums per key of one list aggregate over `scope`, from the fewest rows that give them
- * exactly. Whole months come from the monthly roll-up (a 12-month list reads 12 rows per key
- * instead of 365). A monthly row is the sum of its month's daily rows, so it also serves a part
- * of a month when the month has no daily rows outside that part — the usual "last 31 days" or
- * "this month" ending yesterday, the last built day: the month so far is one row per key, not up
- * to 30. Whether it has is asked inside the same statement (one snapshot, so a day built
- * meanwhile cannot slip in): the piece reads its monthly rows when the month has no daily rows
- * outside it, and its daily rows otherwise; a piece of one day reads its daily rows, no fewer.
- * Each part is grouped on its own through its primary key (agrtGb, date, site …) or a
- * filter-led covering index, then the parts are summed again.
- * `narrow` adds the list's filters to every part, on alias `a`; the list's attributes (a goods'
- * supplier) are taken as their MAX per key. The every-site rows (read without a site condition)
- * equal the per-site rows of their day (the worker writes all of them in one transaction), so the
- * numbers are those of the per-site daily rows alone.
+ * One part of a list read: the rows of the monthly or daily table in `range`, read only when
+ * the month has (`when`) or has not (`unless`) daily rows in the other ranges.
  */
-function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
-  const { keys, attributes: carried } = LIST_AGGREGATES[list];
+interface PartPlan {
+  monthly: boolean;
+  range: PlanRange;
+  when?: PlanRange[];
+  unless?: PlanRange[];
+}
+
+/**
+ * What an aggregate list reads, as a plan for `compiledRead`: its shape (which list, which
+ * filters, how the range splits) and, bound, its values. `filters` are the list's own.
+ */
+interface ListPlan<F> {
+  list: ListKind;
+  agrtGb: string;
+  siteNo?: string;
+  parts: PartPlan[];
+  filters: F;
+}
+
+const bound = (range: DayRange): PlanRange => ({ from: bind(range.fromDay), to: bind(range.toDay) });
+
+/**
+ * The parts that give the sums of `range` exactly, from the fewest rows. Whole months come from
+ * the monthly roll-up (a 12-month list reads 12 rows per key instead of 365). A monthly row is
+ * the sum of its month's daily rows, so it also serves a part of a month when the month has no
+ * daily rows outside that part — the usual "last 31 days" or "this month" ending yesterday, the
+ * last built day: the month so far is one row per key, not up to 30. Whether it has is asked
+ * inside the same statement (one snapshot, so a day built meanwhile cannot slip in): the piece
+ * reads its monthly rows when the month has no daily rows outside it, and its daily rows
+ * otherwise; a piece of one day reads its daily rows, no fewer.
+ */
+function partsOf(range: DayRange): PartPlan[] {
+  const { months, partial } = splitByMonths(range);
+  return [
+    ...(months ? [{ monthly: true, range: bound(months) }] : []),
+    ...partial.flatMap(({ month, days }): PartPlan[] => {
+      // One day is one daily row per key: its month's row cannot be fewer, so no test is asked.
+      if (addDays(days.fromDay, 1) === days.toDay) return [{ monthly: false, range: bound(days) }];
+      const outside = [
+        { fromDay: month.fromDay, toDay: days.fromDay },
+        { fromDay: days.toDay, toDay: month.toDay },
+      ].filter((r) => r.fromDay < r.toDay);
+      return [
+        { monthly: true, range: bound(month), unless: outside.map(bound) },
+        { monthly: false, range: bound(days), when: outside.map(bound) },
+      ];
+    }),
+  ];
+}
+
+/** The plan of list `list` over `scope` with the list's `filters` (each bound, or absent). */
+const listPlan = <F>(list: ListKind, scope: DailyScope, filters: F): ListPlan<F> => ({
+  list,
+  agrtGb: bind(scope.agrtGb),
+  ...(scope.siteNo ? { siteNo: bind(scope.siteNo) } : {}),
+  parts: partsOf(scope.range),
+  filters,
+});
+
+/** The given filters, bound; absent ones left out (they are part of the shape). */
+const boundFilters = <F extends Record<string, string | undefined>>(f: F): F =>
+  Object.fromEntries(Object.entries(f).flatMap(([k, v]) => (v ? [[k, bind(v)]] : []))) as F;
+
+/**
+ * The sums per key of the plan's list: each part grouped on its own through its primary key
+ * (agrtGb, date, site …) or a filter-led covering index, then the parts summed again. `narrow`
+ * adds the list's filters to every part, on alias `a`; the list's attributes (a goods' supplier)
+ * are taken as their MAX per key. The every-site rows (read without a site condition) equal the
+ * per-site rows of their day (the worker writes all of them in one transaction), so the numbers
+ * are those of the per-site daily rows alone.
+ */
+function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilder, filters: F) => void): Knex.QueryBuilder {
+  const { keys, attributes: carried } = LIST_AGGREGATES[plan.list];
   // Without a site condition the every-site rows serve: one row per key instead of one per site.
-  const tables = (!scope.siteNo && LIST_AGGREGATES[list].allSites) || LIST_AGGREGATES[list];
-  const { months, partial } = splitByMonths(scope.range);
-  const part = (table: string, column: string, range: DayRange) => {
-    const q = knex
-      .from(`${table} as a`)
-      .select(...keys.map((k) => `a.${k}`), ...carried.map((c) => knex.raw(`MAX(a.${c}) AS ${c}`)), knex.raw(measureSums('a')))
-      .where('a.agrt_gb_cd', scope.agrtGb)
-      .where(`a.${column}`, '>=', range.fromDay)
-      .where(`a.${column}`, '<', range.toDay)
-      .groupBy(keys.map((k) => `a.${k}`));
-    if (scope.siteNo) q.where('a.site_no', scope.siteNo);
-    narrow(q);
-    return q;
-  };
-  /** Daily rows of the piece's month outside the piece (any key, any site: a cheap, safe test). */
-  const outside = ({ month, days }: MonthPiece) =>
+  const tables = (plan.siteNo === undefined && LIST_AGGREGATES[plan.list].allSites) || LIST_AGGREGATES[plan.list];
+  /** Daily rows of the month in `ranges` (any key, any site: a cheap, safe test). */
+  const inDays = (ranges: PlanRange[]) =>
     knex
       .select(knex.raw('1'))
       .from(`${tables.daily} as o`)
-      .where('o.agrt_gb_cd', scope.agrtGb)
+      .where('o.agrt_gb_cd', plan.agrtGb)
       .where((any) => {
-        for (const [from, to] of [
-          [month.fromDay, days.fromDay],
-          [days.toDay, month.toDay],
-        ] as const) {
-          if (from < to)
-            any.orWhere((w) => {
-              w.where('o.agrt_dt', '>=', from).where('o.agrt_dt', '<', to);
-            });
-        }
+        for (const r of ranges)
+          any.orWhere((w) => {
+            w.where('o.agrt_dt', '>=', r.from).where('o.agrt_dt', '<', r.to);
+          });
       });
-  const parts = [
-    ...(months ? [part(tables.monthly, 'agrt_mon', months)] : []),
-    ...partial.flatMap((piece) =>
-      // One day is one daily row per key: its month's row cannot be fewer, so no test is asked.
-      addDays(piece.days.fromDay, 1) === piece.days.toDay
-        ? [part(tables.daily, 'agrt_dt', piece.days)]
-        : [
-            part(tables.monthly, 'agrt_mon', piece.month).whereNotExists(outside(piece)),
-            part(tables.daily, 'agrt_dt', piece.days).whereExists(outside(piece)),
-          ],
-    ),
-  ];
+  const parts = plan.parts.map(({ monthly, range, when, unless }) => {
+    const column = monthly ? 'agrt_mon' : 'agrt_dt';
+    const q = knex
+      .from(`${monthly ? tables.monthly : tables.daily} as a`)
+      .select(...keys.map((k) => `a.${k}`), ...carried.map((c) => knex.raw(`MAX(a.${c}) AS ${c}`)), knex.raw(measureSums('a')))
+      .where('a.agrt_gb_cd', plan.agrtGb)
+      .where(`a.${column}`, '>=', range.from)
+      .where(`a.${column}`, '<', range.to)
+      .groupBy(keys.map((k) => `a.${k}`));
+    if (plan.siteNo !== undefined) q.where('a.site_no', plan.siteNo);
+    narrow(q, plan.filters);
+    if (when) q.whereExists(inDays(when));
+    if (unless) q.whereNotExists(inDays(unless));
+    return q;
+  });
   if (parts.length === 1) return parts[0]!;
   return knex
     .from(knex.queryBuilder().unionAll(parts, true).as('p'))
@@ -126,11 +176,35 @@ function listSums(knex: Knex, list: ListKind, scope: DailyScope, narrow: (q: Kne
     .groupBy(keys.map((k) => `p.${k}`));
 }
 
-/** A read as a RowQuery; the stream runs under the pool's stream limit (`streamRows`), as long as the download's client takes to read. */
-const rowQuery = <T>(knex: Knex, q: Knex.QueryBuilder): RowQuery<T> => ({
-  then: (onFulfilled, onRejected) => (q as unknown as PromiseLike<T[]>).then(onFulfilled, onRejected),
-  stream: () => streamRows<T>(knex, q),
+/**
+ * A list read as a RowQuery: awaited, from SQL compiled once per shape (compiled-query.ts);
+ * streamed, built as usual and run under the pool's stream limit (`streamRows`), as long as the
+ * download's client takes to read.
+ */
+const rowQuery = <T, P>(knex: Knex, plan: P, render: Render<P>): RowQuery<T> => ({
+  then: (onFulfilled, onRejected) => compiledRead<T, P>(knex, plan, render).then(onFulfilled, onRejected),
+  stream: () => streamRows<T>(knex, render(knex, planValues(plan))),
 });
+
+type CategoryFilters = { stdCtgNo?: string; mdId?: string };
+type CategoryPlan = ListPlan<CategoryFilters> & { limit?: number };
+
+const renderCategory: Render<CategoryPlan> = (knex, plan) => {
+  const { stdCtgNo, mdId } = plan.filters;
+  const sums = listSums(knex, plan, (q) => {
+    if (mdId !== undefined) q.where('a.md_id', mdId);
+    if (stdCtgNo !== undefined) inCategoryTree(q, 'a.std_ctg_no');
+  });
+  const q = knex
+    .select(...S_MEASURES, { stdCtgNo: 's.std_ctg_no', mdId: 's.md_id', stdCtgNm: 'c.std_ctg_nm', mdNm: 'u.user_nm' })
+    .from(sums.as('s'))
+    .leftJoin('std_ctg as c', 'c.std_ctg_no', 's.std_ctg_no')
+    .leftJoin('bo_user as u', 'u.user_id', 's.md_id')
+    .orderByRaw(`${NET_DESC}, s.std_ctg_no, s.md_id`);
+  withCategoryTree(q, stdCtgNo);
+  if (plan.limit !== undefined) q.limit(plan.limit);
+  return q;
+};
 
 /** Category aggregate per (std_ctg_no, md_id), net amount descending; `limit` for TOP-N. */
 export function categoryTotals(
@@ -139,35 +213,49 @@ export function categoryTotals(
   f: { stdCtgNo?: string | undefined; mdId?: string | undefined },
   limit?: number,
 ): RowQuery<CategoryTotals> {
-  const sums = listSums(knex, 'category', scope, (q) => {
-    if (f.mdId) q.where('a.md_id', f.mdId);
-    if (f.stdCtgNo) inCategoryTree(q, 'a.std_ctg_no');
-  });
-  const q = knex
-    .select(...S_MEASURES, { stdCtgNo: 's.std_ctg_no', mdId: 's.md_id', stdCtgNm: 'c.std_ctg_nm', mdNm: 'u.user_nm' })
-    .from(sums.as('s'))
-    .leftJoin('std_ctg as c', 'c.std_ctg_no', 's.std_ctg_no')
-    .leftJoin('bo_user as u', 'u.user_id', 's.md_id')
-    .orderByRaw(`${NET_DESC}, s.std_ctg_no, s.md_id`);
-  withCategoryTree(q, f.stdCtgNo);
-  if (limit !== undefined) q.limit(limit);
-  return rowQuery(knex, q);
+  // The limit is part of the shape: knex writes it into the SQL.
+  const plan: CategoryPlan = { ...listPlan('category', scope, boundFilters(f)), ...(limit !== undefined ? { limit } : {}) };
+  return rowQuery(knex, plan, renderCategory);
 }
+
+type PayWayPlan = ListPlan<{ payWayCd?: string }>;
+
+const renderPayWay: Render<PayWayPlan> = (knex, plan) => {
+  const sums = listSums(knex, plan, (q, { payWayCd }) => {
+    if (payWayCd !== undefined) q.where('a.pay_way_cd', payWayCd);
+  });
+  return knex
+    .select(...S_MEASURES, { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
+    .from(sums.as('s'))
+    .leftJoin('cm_cd as c', (on) => on.on('c.cd', 's.pay_way_cd').andOnVal('c.grp_cd', CODE_GROUPS.PAYMENT_METHOD))
+    .orderByRaw(`${NET_DESC}, s.pay_way_cd`);
+};
 
 /** Payment-method aggregate per pay_way_cd, with its OM013 name. */
 export function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: string | undefined }): RowQuery<PayWayTotals> {
-  const sums = listSums(knex, 'payway', scope, (q) => {
-    if (f.payWayCd) q.where('a.pay_way_cd', f.payWayCd);
-  });
-  return rowQuery(
-    knex,
-    knex
-      .select(...S_MEASURES, { payWayCd: 's.pay_way_cd', payWayNm: 'c.cd_nm' })
-      .from(sums.as('s'))
-      .leftJoin('cm_cd as c', (on) => on.on('c.cd', 's.pay_way_cd').andOnVal('c.grp_cd', CODE_GROUPS.PAYMENT_METHOD))
-      .orderByRaw(`${NET_DESC}, s.pay_way_cd`),
-  );
+  return rowQuery(knex, listPlan('payway', scope, boundFilters(f)), renderPayWay);
 }
+
+type GoodsPlan = ListPlan<{ goodsNo?: string; entrNo?: string }>;
+
+const renderGoods: Render<GoodsPlan> = (knex, plan) => {
+  const sums = listSums(knex, plan, (q, { goodsNo, entrNo }) => {
+    if (goodsNo !== undefined) q.where('a.goods_no', goodsNo);
+    if (entrNo !== undefined) q.where('a.entr_no', entrNo);
+  });
+  return knex
+    .select(...S_MEASURES, {
+      goodsNo: 's.goods_no',
+      entrNo: 's.entr_no',
+      goodsNm: 'g.goods_nm',
+      imgPath: 'g.img_path',
+      entrNm: 'n.entr_nm',
+    })
+    .from(sums.as('s'))
+    .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
+    .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+    .orderByRaw(`${NET_DESC}, s.goods_no`);
+};
 
 /**
  * Goods aggregate per goods_no. The supplier is the one the aggregate recorded (the goods'
@@ -178,38 +266,23 @@ export function goodsTotals(
   scope: DailyScope,
   f: { goodsNo?: string | undefined; entrNo?: string | undefined },
 ): RowQuery<GoodsTotals> {
-  const sums = listSums(knex, 'goods', scope, (q) => {
-    if (f.goodsNo) q.where('a.goods_no', f.goodsNo);
-    if (f.entrNo) q.where('a.entr_no', f.entrNo);
-  });
-  return rowQuery(
-    knex,
-    knex
-      .select(...S_MEASURES, {
-        goodsNo: 's.goods_no',
-        entrNo: 's.entr_no',
-        goodsNm: 'g.goods_nm',
-        imgPath: 'g.img_path',
-        entrNm: 'n.entr_nm',
-      })
-      .from(sums.as('s'))
-      .leftJoin('goods as g', 'g.goods_no', 's.goods_no')
-      .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
-      .orderByRaw(`${NET_DESC}, s.goods_no`),
-  );
+  return rowQuery(knex, listPlan('goods', scope, boundFilters(f)), renderGoods);
 }
+
+type EnterprisePlan = ListPlan<{ entrNo?: string }>;
+
+const renderEnterprise: Render<EnterprisePlan> = (knex, plan) => {
+  const sums = listSums(knex, plan, (q, { entrNo }) => {
+    if (entrNo !== undefined) q.where('a.entr_no', entrNo);
+  });
+  return knex
+    .select(...S_MEASURES, { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
+    .from(sums.as('s'))
+    .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
+    .orderByRaw(`${NET_DESC}, s.entr_no`);
+};
 
 /** Supplier aggregate per entr_no. */
 export function enterpriseTotals(knex: Knex, scope: DailyScope, f: { entrNo?: string | undefined }): RowQuery<EnterpriseTotals> {
-  const sums = listSums(knex, 'entr', scope, (q) => {
-    if (f.entrNo) q.where('a.entr_no', f.entrNo);
-  });
-  return rowQuery(
-    knex,
-    knex
-      .select(...S_MEASURES, { entrNo: 's.entr_no', entrNm: 'n.entr_nm' })
-      .from(sums.as('s'))
-      .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
-      .orderByRaw(`${NET_DESC}, s.entr_no`),
-  );
+  return rowQuery(knex, listPlan('entr', scope, boundFilters(f)), renderEnterprise);
 }

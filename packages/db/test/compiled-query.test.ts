@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { bind, compiledRead, planValues, type Knex, type Render } from '../src/index.ts';
+import { createTestDatabase, type TestDatabase } from '@bo/testing';
+
+interface Row {
+  id: number;
+  name: string;
+  tag: string | null;
+}
+
+/** A read whose text depends on which filters are given: the shape of its plan. */
+interface Plan {
+  tag?: string;
+  names: string[];
+  from: number;
+  limit?: number;
+}
+
+describe('compiledRead: SQL built once per shape, bound per call', () => {
+  let db: TestDatabase;
+  let renders: number;
+  // One function for the process, as the contract asks; it counts its calls.
+  const render: Render<Plan> = (knex, plan) => {
+    renders++;
+    const q = knex.select('id', 'name', 'tag').from('t').where('id', '>=', plan.from).orderBy('id');
+    if (plan.tag !== undefined) q.where('tag', plan.tag);
+    if (plan.names.length) q.whereIn('name', plan.names);
+    if (plan.limit !== undefined) q.limit(plan.limit);
+    return q;
+  };
+  /** The query built the ordinary way, with the plan's values (not counted as a compile). */
+  const built = (plan: Plan) => {
+    const q = render(db.knex, planValues(plan));
+    renders--;
+    return q as unknown as Promise<Row[]>;
+  };
+
+  // Values as people type them, including the ones that trip hand-made SQL.
+  const NAMES = ["O'Reilly", '50% 할인?', 'back\\slash', '"quoted"', '?', '-- not a comment', '가나다', 'plain'];
+
+  before(async () => {
+    db = await createTestDatabase('db_compiled', []);
+    await db.knex.schema.createTable('t', (t) => {
+      t.integer('id').primary();
+      t.string('name', 40).notNullable();
+      t.string('tag', 10).nullable();
+    });
+    await db.knex('t').insert(NAMES.map((name, i) => ({ id: i + 1, name, tag: i % 2 ? 'odd' : i % 4 ? null : 'four' })));
+  });
+  after(() => db?.drop());
+  beforeEach(() => {
+    renders = 0;
+  });
+
+  it('when plans of one shape carry other values, then each answers what the query built for it answers, from one render', async () => {
+    const plans: Plan[] = NAMES.map((name, i) => ({ names: [bind(name), bind(NAMES[(i + 3) % NAMES.length]!)], from: bind(i) }));
+    for (const plan of plans) {
+      const rows = await compiledRead<Row, Plan>(db.knex, plan, render);
+      expect(rows, JSON.stringify(planValues(plan))).to.deep.equal(await built(plan)).and.to.have.length.greaterThan(0);
+    }
+    expect(renders).to.equal(1);
+  });
+
+  it('when a filter is given or left out, or a list is longer, then that is another shape with its own SQL', async () => {
+    const shapes: Plan[] = [
+      { names: [], from: bind(0) },
+      { tag: bind('odd'), names: [], from: bind(0) },
+      { names: [bind('plain')], from: bind(0) },
+      { names: [bind('plain'), bind("O'Reilly")], from: bind(0) },
+      { names: [], from: bind(0), limit: 2 },
+      { names: [], from: bind(0), limit: 3 },
+    ];
+    for (const plan of shapes) expect(await compiledRead<Row, Plan>(db.knex, plan, render)).to.deep.equal(await built(plan));
+    const before = renders;
+    for (const plan of shapes) await compiledRead<Row, Plan>(db.knex, plan, render);
+    expect(renders, 'a second read of each shape renders nothing').to.equal(before);
+    // The tag filter really is bound: another value of the same shape answers other rows.
+    const four = await compiledRead<Row, Plan>(db.knex, { tag: bind('four'), names: [], from: bind(0) }, render);
+    expect(four.map((r) => r.tag)).to.deep.equal(['four', 'four']);
+  });
+
+  it('when a render writes a bound value into the SQL, derives a binding from one, or leaves one out, then it is refused, not cached wrong', async () => {
+    const inlined: Render<{ name: string }> = (knex, plan) => knex.select('id').from('t').whereRaw(`name = '${plan.name}'`);
+    const derived: Render<{ name: string }> = (knex, plan) => knex.select('id').from('t').where('name', 'like', `${plan.name}%`);
+    const ignored: Render<{ name: string }> = (knex) => knex.select('id').from('t');
+    const refusal = async (r: Render<{ name: string }>) => {
+      try {
+        await compiledRead(db.knex, { name: bind('plain') }, r);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'no error';
+    };
+    expect(await refusal(inlined)).to.match(/into the SQL text/);
+    expect(await refusal(derived)).to.match(/made from a bound value/);
+    expect(await refusal(ignored)).to.match(/left a bound value/);
+  });
+
+  it('when a transaction or a pool reads the same shape, then both get their rows (the cache is per render, not per connection)', async () => {
+    const plan: Plan = { tag: bind('odd'), names: [], from: bind(2) };
+    const outside = await compiledRead<Row, Plan>(db.knex, plan, render);
+    const inside = await db.knex.transaction((trx: Knex.Transaction) => compiledRead<Row, Plan>(trx, plan, render));
+    expect(inside).to.deep.equal(outside).and.to.deep.equal(await built(plan));
+  });
+});
