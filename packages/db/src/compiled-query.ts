@@ -55,7 +55,8 @@ function compile<P>(knex: Knex, plan: P, render: Render<P>): Compiled {
   const { sql, bindings } = render(knex, template).toSQL();
   const slots = bindings.map((b) => {
     const m = typeof b === 'string' ? STAND_IN.exec(b) : null;
-    if (!m && typeof b === 'string' && b.includes(MARK)) throw new Error(`compiledRead: the render bound a value made from a bound value (${JSON.stringify(b)})`);
+    if (!m && typeof b === 'string' && b.includes(MARK))
+      throw new Error(`compiledRead: the render bound a value made from a bound value (${JSON.stringify(b)})`);
     return m ? { value: Number(m[1]) } : { constant: b };
   });
   if (sql.includes(MARK)) throw new Error('compiledRead: the render wrote a bound value into the SQL text instead of binding it');

@@ -56,7 +56,9 @@ describe('compiledRead: SQL built once per shape, bound per call', () => {
     const plans: Plan[] = NAMES.map((name, i) => ({ names: [bind(name), bind(NAMES[(i + 3) % NAMES.length]!)], from: bind(i) }));
     for (const plan of plans) {
       const rows = await compiledRead<Row, Plan>(db.knex, plan, render);
-      expect(rows, JSON.stringify(planValues(plan))).to.deep.equal(await built(plan)).and.to.have.length.greaterThan(0);
+      expect(rows, JSON.stringify(planValues(plan)))
+        .to.deep.equal(await built(plan))
+        .and.to.have.length.greaterThan(0);
     }
     expect(renders).to.equal(1);
   });
@@ -100,6 +102,8 @@ describe('compiledRead: SQL built once per shape, bound per call', () => {
     const plan: Plan = { tag: bind('odd'), names: [], from: bind(2) };
     const outside = await compiledRead<Row, Plan>(db.knex, plan, render);
     const inside = await db.knex.transaction((trx: Knex.Transaction) => compiledRead<Row, Plan>(trx, plan, render));
-    expect(inside).to.deep.equal(outside).and.to.deep.equal(await built(plan));
+    expect(inside)
+      .to.deep.equal(outside)
+      .and.to.deep.equal(await built(plan));
   });
 });

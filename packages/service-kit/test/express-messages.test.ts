@@ -47,7 +47,11 @@ describe('startHttpServer: requests and responses born as the Express app’s', 
 
   const exchange = async (base: string) => {
     const get = await fetch(`${base}${PREFIX}/echo?a=1&b=%ED%95%9C`, { headers: { accept: 'application/json' } });
-    const post = await fetch(`${base}${PREFIX}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":[1,"둘"]}' });
+    const post = await fetch(`${base}${PREFIX}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"x":[1,"둘"]}',
+    });
     const missing = await fetch(`${base}${PREFIX}/nothing-here`);
     return {
       get: { status: get.status, type: get.headers.get('content-type'), hasId: get.headers.has('x-request-id'), body: await get.json() },
@@ -67,7 +71,13 @@ describe('startHttpServer: requests and responses born as the Express app’s', 
     const ours = await exchange(running.url);
     expect(ours).to.deep.equal(await exchange(plainUrl));
     expect(ours.get).to.deep.include({ status: 200, type: 'application/json; charset=utf-8', hasId: true });
-    expect(ours.get.body).to.deep.equal({ query: { a: '1', b: '한' }, accept: 'application/json', path: '/echo', baseUrl: PREFIX, protocol: 'http' });
+    expect(ours.get.body).to.deep.equal({
+      query: { a: '1', b: '한' },
+      accept: 'application/json',
+      path: '/echo',
+      baseUrl: PREFIX,
+      protocol: 'http',
+    });
     expect(ours.post).to.deep.equal({ status: 201, body: { x: [1, '둘'] } });
     expect(ours.missing.status).to.equal(404);
   });

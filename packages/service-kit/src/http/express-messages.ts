@@ -29,5 +29,8 @@ export function expressMessageClasses(app: Express): Partial<MessageClasses> {
     outgoing.call(this, req, options);
   }
   AppResponse.prototype = app.response;
-  return { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+  return {
+    IncomingMessage: AppRequest as unknown as typeof IncomingMessage,
+    ServerResponse: AppResponse as unknown as typeof ServerResponse,
+  };
 }

@@ -18,9 +18,8 @@ export function requestTimeLimit(limitMs: number, logger: Logger): RequestHandle
       logger.warn('request exceeded its time limit', { method: req.method, path: req.originalUrl.split('?')[0], limitMs });
       sendError(res, new AppError('REQUEST_TIMEOUT'));
     }, limitMs);
-    const clear = () => clearTimeout(timer);
-    res.once('finish', clear);
-    res.once('close', clear);
+    // A response emits 'close' once: after 'finish', or when its connection closes first.
+    res.once('close', () => clearTimeout(timer));
     next();
   };
 }

@@ -121,7 +121,9 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       ] as const) {
         const q = { ...span, agrtGb, siteNo };
         const goods = await get(GOODS, { ...q, entrNo });
-        expect(rows(goods), `goods ${JSON.stringify({ ...q, entrNo })}`).to.deep.equal(goodsRows(a, { ...range(agrtGb, span, { siteNo }), entrNo }));
+        expect(rows(goods), `goods ${JSON.stringify({ ...q, entrNo })}`).to.deep.equal(
+          goodsRows(a, { ...range(agrtGb, span, { siteNo }), entrNo }),
+        );
         const category = await get(CATEGORY, { ...q, stdCtgNo });
         expect(rows(category), `category ${JSON.stringify({ ...q, stdCtgNo })}`).to.deep.equal(
           categoryRows(a, { ...range(agrtGb, span, { siteNo }), stdCtgNo }),
