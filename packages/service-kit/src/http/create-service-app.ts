@@ -61,8 +61,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('etag', false);
 
   const metrics = createMetrics(options.name);
-  app.use(requestContextMiddleware(logger));
-  app.use(metrics.middleware);
+  app.use(requestContextMiddleware(logger, metrics.record));
   if (options.hardening) {
     app.use(securityHeaders());
     if (options.hardening.corsOrigins?.length) app.use(corsFor(options.hardening.corsOrigins));

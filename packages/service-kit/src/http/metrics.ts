@@ -1,4 +1,4 @@
-import type { IRoute, RequestHandler } from 'express';
+import type { IRoute, Request, RequestHandler, Response } from 'express';
 import client from 'prom-client';
 
 /** Prometheus metrics of one app: its own registry, so several apps can live in one test process. */
@@ -20,17 +20,13 @@ export function createMetrics(service: string) {
     registers: [registry],
   });
 
-  const middleware: RequestHandler = (req, res, next) => {
-    const end = latency.startTimer();
-    res.on('finish', () => {
-      // The route pattern, never the raw path: raw paths would explode the label set.
-      const matched = req.route as IRoute | undefined; // Express types `req.route` as any
-      const route = matched?.path ? `${req.baseUrl}${String(matched.path)}` : 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      requests.inc(labels);
-      end(labels);
-    });
-    next();
+  /** Counts a finished request and its latency, under its route pattern (never the raw path: it would explode the label set). */
+  const record = (req: Request, res: Response, seconds: number): void => {
+    const matched = req.route as IRoute | undefined; // Express types `req.route` as any
+    const route = matched?.path ? `${req.baseUrl}${String(matched.path)}` : 'unmatched';
+    const labels = { method: req.method, route, status: String(res.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, seconds);
   };
 
   const handler: RequestHandler = async (_req, res, next) => {
@@ -42,5 +38,5 @@ export function createMetrics(service: string) {
     }
   };
 
-  return { registry, middleware, handler };
+  return { registry, record, handler };
 }
