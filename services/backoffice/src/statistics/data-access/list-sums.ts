@@ -138,7 +138,7 @@ const boundFilters = <F extends Record<string, string | undefined>>(f: F): F =>
  * per-site rows of their day (the worker writes all of them in one transaction), so the numbers
  * are those of the per-site daily rows alone.
  */
-function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilder, filters: F) => void): Knex.QueryBuilder {
+function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
   const { keys, attributes: carried } = LIST_AGGREGATES[plan.list];
   // Without a site condition the every-site rows serve: one row per key instead of one per site.
   const tables = (plan.siteNo === undefined && LIST_AGGREGATES[plan.list].allSites) || LIST_AGGREGATES[plan.list];
@@ -164,7 +164,7 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
       .where(`a.${column}`, '<', range.to)
       .groupBy(keys.map((k) => `a.${k}`));
     if (plan.siteNo !== undefined) q.where('a.site_no', plan.siteNo);
-    narrow(q, plan.filters);
+    narrow(q);
     if (when) q.whereExists(inDays(when));
     if (unless) q.whereNotExists(inDays(unless));
     return q;
@@ -221,7 +221,8 @@ export function categoryTotals(
 type PayWayPlan = ListPlan<{ payWayCd?: string }>;
 
 const renderPayWay: Render<PayWayPlan> = (knex, plan) => {
-  const sums = listSums(knex, plan, (q, { payWayCd }) => {
+  const { payWayCd } = plan.filters;
+  const sums = listSums(knex, plan, (q) => {
     if (payWayCd !== undefined) q.where('a.pay_way_cd', payWayCd);
   });
   return knex
@@ -239,7 +240,8 @@ export function payWayTotals(knex: Knex, scope: DailyScope, f: { payWayCd?: stri
 type GoodsPlan = ListPlan<{ goodsNo?: string; entrNo?: string }>;
 
 const renderGoods: Render<GoodsPlan> = (knex, plan) => {
-  const sums = listSums(knex, plan, (q, { goodsNo, entrNo }) => {
+  const { goodsNo, entrNo } = plan.filters;
+  const sums = listSums(knex, plan, (q) => {
     if (goodsNo !== undefined) q.where('a.goods_no', goodsNo);
     if (entrNo !== undefined) q.where('a.entr_no', entrNo);
   });
@@ -272,7 +274,8 @@ export function goodsTotals(
 type EnterprisePlan = ListPlan<{ entrNo?: string }>;
 
 const renderEnterprise: Render<EnterprisePlan> = (knex, plan) => {
-  const sums = listSums(knex, plan, (q, { entrNo }) => {
+  const { entrNo } = plan.filters;
+  const sums = listSums(knex, plan, (q) => {
     if (entrNo !== undefined) q.where('a.entr_no', entrNo);
   });
   return knex
