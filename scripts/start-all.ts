@@ -189,6 +189,21 @@ async function loadDemo() {
   }
 }
 
+/**
+ * The first day of the order events when no aggregate day was ever built (the data is there,
+ * its build is not: the start that loaded it was stopped first); undefined otherwise.
+ */
+async function unbuiltEventsStart(): Promise<string | undefined> {
+  const knex = createKnex(databaseUrls().bo, { poolMax: 1 });
+  try {
+    if (await knex('agg_built_day').first('kind')) return undefined;
+    const row = (await knex('ord_stat_evt').first(knex.raw("DATE_FORMAT(MIN(evt_dtm), '%Y-%m-%d') AS first"))) as { first: string | null } | undefined;
+    return row?.first ?? undefined;
+  } finally {
+    await knex.destroy();
+  }
+}
+
 let stopping = false;
 const children: ChildProcess[] = [];
 async function stopAll(code: number): Promise<never> {
@@ -221,12 +236,14 @@ try {
     waitForHealth('member', `http://127.0.0.1:${ports.member}/api/member/health`),
     waitForHealth('aggregation-worker', `http://127.0.0.1:${ports.worker}/health`),
   ]);
-  if (!seeded.skipped && seeded.plan) {
-    // The statistics lists read only the aggregates; build them for the freshly loaded days
-    // through the worker's own queue (visible on the dashboard) instead of waiting for 09:00.
+  // A first start stopped before its build would otherwise leave every report empty for good.
+  const firstDay = seeded.skipped ? await unbuiltEventsStart() : seeded.plan?.start;
+  if (firstDay) {
+    // The statistics lists read only the aggregates; build them for the loaded days through the
+    // worker's own queue (visible on the dashboard) instead of waiting for 09:00.
     const today = platformToday(env.PLATFORM_TIME_ZONE ?? 'Asia/Seoul');
-    step(`building the aggregates of the demo days (${seeded.plan.start} … ${today}) through the queue`);
-    await runAggregateCli(['--kind', 'all', '--from', seeded.plan.start, '--to', addDays(today, -1)]);
+    step(`building the aggregates of the demo days (${firstDay} … ${today}) through the queue`);
+    if (firstDay < today) await runAggregateCli(['--kind', 'all', '--from', firstDay, '--to', addDays(today, -1)]);
     await runAggregateCli(['--kind', 'inflow', '--from', today, '--to', today]);
   }
   const token = devToken({ user: 'admin01', group: 'BO_ADMIN' });
@@ -235,7 +252,7 @@ try {
       ? env.QUEUE_DASHBOARD_PASSWORD
       : 'from QUEUE_DASHBOARD_PASSWORD';
   console.log(`
-✔ all three processes are up${seeded.skipped ? '' : ' and the demo aggregates are built'}
+✔ all three processes are up${firstDay ? ' and the demo aggregates are built' : ''}
 
   Back-office API docs   http://localhost:${ports.bo}/api/bo/swagger-ui   (OpenAPI: /api/bo/v3/api-docs)
   Member API docs        http://localhost:${ports.member}/api/member/swagger-ui   (internal callers only)

@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { formatInZone, platformNowMillis, platformToday } from '../src/index.ts';
+
+// Expected texts worked out by hand from the zones' offsets (Seoul +09:00 all year; New York
+// -05:00, -04:00 from 2026-03-08 02:00 local), not from Intl.
+describe('platform time: instants in the platform zone', () => {
+  it('formats an instant in the zone it is asked for', () => {
+    expect(formatInZone(new Date('2026-11-24T14:59:59Z'), 'Asia/Seoul')).to.equal('2026-11-24 23:59:59');
+    expect(formatInZone(new Date('2026-11-24T15:00:00Z'), 'Asia/Seoul')).to.equal('2026-11-25 00:00:00');
+    expect(platformToday('Asia/Seoul', new Date('2026-12-31T15:00:00Z'))).to.equal('2027-01-01');
+    expect(formatInZone(new Date('2026-03-08T06:59:59Z'), 'America/New_York')).to.equal('2026-03-08 01:59:59');
+    expect(formatInZone(new Date('2026-03-08T07:00:00Z'), 'America/New_York')).to.equal('2026-03-08 03:00:00');
+  });
+
+  it('keeps the second it remembers apart per zone and per second', () => {
+    // The same second in two zones, then back: a memo keyed by the second alone answers Seoul's text for New York.
+    const instant = new Date('2026-11-25T01:02:03.250Z');
+    expect(formatInZone(instant, 'Asia/Seoul')).to.equal('2026-11-25 10:02:03');
+    expect(formatInZone(instant, 'America/New_York')).to.equal('2026-11-24 20:02:03');
+    expect(formatInZone(new Date('2026-11-25T01:02:03.999Z'), 'Asia/Seoul')).to.equal('2026-11-25 10:02:03');
+    // The next second, and one a day later at the same clock second.
+    expect(formatInZone(new Date('2026-11-25T01:02:04.000Z'), 'Asia/Seoul')).to.equal('2026-11-25 10:02:04');
+    expect(formatInZone(new Date('2026-11-26T01:02:04.000Z'), 'Asia/Seoul')).to.equal('2026-11-26 10:02:04');
+    // Milliseconds come from the instant, not from the remembered second.
+    expect(platformNowMillis('Asia/Seoul', new Date('2026-11-26T01:02:04.007Z'))).to.equal('2026-11-26 10:02:04.007');
+    expect(platformNowMillis('Asia/Seoul', new Date('2026-11-26T01:02:04.993Z'))).to.equal('2026-11-26 10:02:04.993');
+  });
+
+  it('formats instants before 1970 (negative epoch seconds) by their own second', () => {
+    expect(formatInZone(new Date('1969-12-31T14:59:59.500Z'), 'Asia/Seoul')).to.equal('1969-12-31 23:59:59');
+    expect(formatInZone(new Date('1969-12-31T15:00:00.000Z'), 'Asia/Seoul')).to.equal('1970-01-01 00:00:00');
+  });
+});
