@@ -1,5 +1,6 @@
 import type { IRoute, Request, RequestHandler, Response } from 'express';
 import client from 'prom-client';
+import { OPERATION_PATH_LOCAL } from './operation.ts';
 
 /** Prometheus metrics of one app: its own registry, so several apps can live in one test process. */
 export function createMetrics(service: string) {
@@ -22,8 +23,8 @@ export function createMetrics(service: string) {
 
   /** Counts a finished request and its latency, under its route pattern (never the raw path: it would explode the label set). */
   const record = (req: Request, res: Response, seconds: number): void => {
-    const matched = req.route as IRoute | undefined; // Express types `req.route` as any
-    const route = matched?.path ? `${req.baseUrl}${String(matched.path)}` : 'unmatched';
+    const matched = (res.locals[OPERATION_PATH_LOCAL] as string | undefined) ?? (req.route as IRoute | undefined)?.path; // Express types `req.route` as any
+    const route = matched ? `${req.baseUrl}${String(matched)}` : 'unmatched';
     const labels = { method: req.method, route, status: String(res.statusCode) };
     requests.inc(labels);
     latency.observe(labels, seconds);

@@ -55,8 +55,62 @@ function sendJson(res: Response, value: unknown): void {
   res.end(body);
 }
 
+/** Where a request for an operation is looked up: its method (HEAD as GET) and path as Express matches them. */
+const operationKey = (method: string, path: string): string => {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return `${method === 'HEAD' ? 'GET' : method} ${trimmed.toLowerCase()}`;
+};
+
+/** The operation path a request was served by, for the metrics' route label (`req.route` is Express's own routes'). */
+export const OPERATION_PATH_LOCAL = 'operationPath';
+
+const operationTables = new WeakMap<Router, Map<string, { path: string; handle: RequestHandler }>>();
+
+/**
+ * The operations of a router, found by one lookup of method and path: the router's own walk
+ * tried each route's pattern in turn (4 % of a cheap read's CPU with 28 operations). Paths
+ * match as Express's routes do, case-insensitive and with an optional trailing slash; the
+ * lookup layer sits where the router's first operation is mounted.
+ */
+function operationTableOf(router: Router): Map<string, { path: string; handle: RequestHandler }> {
+  let table = operationTables.get(router);
+  if (!table) {
+    const operations = (table = new Map());
+    router.use((req, res, next) => {
+      const found = operations.get(operationKey(req.method, req.path));
+      if (!found) return next();
+      res.locals[OPERATION_PATH_LOCAL] = found.path;
+      found.handle(req, res, next);
+    });
+    operationTables.set(router, table);
+  }
+  return table;
+}
+
+/** `before` handlers run first, in order; an error from one goes to the error handler, the operation does not run. */
+function chain(before: readonly RequestHandler[], last: RequestHandler): RequestHandler {
+  return before.reduceRight<RequestHandler>(
+    (then, handler) => (req, res, next) =>
+      handler(req, res, (err?: unknown) => {
+        if (err) next(err);
+        else then(req, res, next);
+      }),
+    last,
+  );
+}
+
+export interface MountOptions {
+  /** Handlers run ahead of the operation, after the router's guards (a per-operation rate limit). */
+  before?: readonly RequestHandler[];
+}
+
 /** Mount one spec operation: validation from contracts, envelope and deprecation handling, one error path. */
-export function mountOperation<Q = unknown, B = unknown>(router: Router, op: OperationSpec, handler: OperationHandler<Q, B>): void {
+export function mountOperation<Q = unknown, B = unknown>(
+  router: Router,
+  op: OperationSpec,
+  handler: OperationHandler<Q, B>,
+  options: MountOptions = {},
+): void {
   const checkQuery = op.query ? compileValidator<Q>(queryAjv, op.query) : undefined;
   const checkBody = op.body ? compileValidator<B>(bodyAjv, op.body) : undefined;
 
@@ -104,7 +158,10 @@ export function mountOperation<Q = unknown, B = unknown>(router: Router, op: Ope
       next(err);
     }
   };
-  router[op.method](op.path, run);
+  const table = operationTableOf(router);
+  const key = operationKey(op.method.toUpperCase(), op.path);
+  if (table.has(key)) throw new Error(`mountOperation: ${op.method.toUpperCase()} ${op.path} is mounted twice`);
+  table.set(key, { path: op.path, handle: options.before?.length ? chain(options.before, run) : run });
 }
 
 /**

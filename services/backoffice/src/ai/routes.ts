@@ -39,10 +39,8 @@ export function mountAiRoutes(router: Router, deps: BackofficeDeps): void {
   const c = deps.config;
   const limit = aiRateLimit(deps);
   // The limit runs ahead of the operation, after the guards: the caller is known, the request not yet validated.
-  const mount = <Q = unknown, B = unknown>(op: OperationSpec, handler: OperationHandler<Q, B>) => {
-    if (limit) router[op.method](op.path, limit);
-    mountOperation<Q, B>(router, op, handler);
-  };
+  const mount = <Q = unknown, B = unknown>(op: OperationSpec, handler: OperationHandler<Q, B>) =>
+    mountOperation<Q, B>(router, op, handler, { before: limit ? [limit] : [] });
   const scopeOf = (auth?: { entrNo?: string }) => ({ entrNo: auth?.entrNo || undefined });
   const describe = (request: AiGoodsDescRequest, auth?: { entrNo?: string }) =>
     describeGoods(request, scopeOf(auth), {
