@@ -6,7 +6,7 @@ import type { MainDataset } from '../dataset/main-dataset.ts';
 import { startCaptureApp } from '../infra/capture-app.ts';
 import { freePort } from '@bo/testing';
 import { spawnService } from '../infra/child-service.ts';
-import { failures, runLoad, statusText } from '../infra/http-load.ts';
+import { failures, runLoad, statusText, type LoadResult } from '../infra/http-load.ts';
 import { elapsedMs, median } from '../infra/percentiles.ts';
 import { count, measuredRow, ms, NotAvailable, round, times, type BenchRow } from '../report/rows.ts';
 
@@ -86,43 +86,62 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
   const bare = await bareServer('node');
   const bareExpress = await bareServer('express');
   try {
-    const seconds = ctx.scale.overheadSeconds;
+    const { overheadRounds: rounds, overheadSeconds: seconds } = ctx.scale;
     const headers = { authorization: ctx.adminBearer };
     ctx.log(
-      `  overhead: "${cheapest.label}" (median ${ms(cheapest.medianMs)} of ${timed.length} candidates), ${seconds} s each, ${CONNECTIONS} connections`,
+      `  overhead: "${cheapest.label}" (median ${ms(cheapest.medianMs)} of ${timed.length} candidates), ${rounds} alternating rounds of ${seconds} s per side, ${CONNECTIONS} connections`,
     );
+    const sides = [
+      { name: 'service', url: `${service.baseUrl}${cheapest.path}`, headers },
+      { name: 'bare', url: `${bare.baseUrl}/read`, headers: {} },
+      { name: 'bare Express', url: `${bareExpress.baseUrl}/read`, headers: {} },
+    ] as const;
     // The smoke test (no warm-up) only proves the row is measured.
     const warm = ctx.scale.warmup ? { durationSeconds: WARMUP_SECONDS } : { amount: CONNECTIONS * 4 };
-    await runLoad({ url: `${service.baseUrl}${cheapest.path}`, headers, connections: CONNECTIONS, ...warm });
-    const svc = await runLoad({ url: `${service.baseUrl}${cheapest.path}`, headers, connections: CONNECTIONS, durationSeconds: seconds });
-    await runLoad({ url: `${bare.baseUrl}/read`, connections: CONNECTIONS, ...warm });
-    const ref = await runLoad({ url: `${bare.baseUrl}/read`, connections: CONNECTIONS, durationSeconds: seconds });
-    await runLoad({ url: `${bareExpress.baseUrl}/read`, connections: CONNECTIONS, ...warm });
-    const floor = await runLoad({ url: `${bareExpress.baseUrl}/read`, connections: CONNECTIONS, durationSeconds: seconds });
-    if (failures(svc) || failures(ref) || failures(floor))
-      throw new Error(`failed responses: service ${statusText(svc)}; bare ${statusText(ref)}; bare Express ${statusText(floor)}`);
-    const ratio = svc.requestsPerSecond / ref.requestsPerSecond;
-    const ofExpress = svc.requestsPerSecond / floor.requestsPerSecond;
+    for (const side of sides) await runLoad({ url: side.url, headers: side.headers, connections: CONNECTIONS, ...warm });
+    // This machine's speed drifts by tens of percent within a minute: sides measured one after
+    // the other compared different machines. Short rounds alternate them (each round starting
+    // with another side) and the ratio is the median of the rounds' ratios.
+    const results: LoadResult[][] = sides.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < sides.length; k++) {
+        const i = (round + k) % sides.length;
+        const side = sides[i]!;
+        results[i]!.push(await runLoad({ url: side.url, headers: side.headers, connections: CONNECTIONS, durationSeconds: seconds }));
+      }
+    }
+    const [svcRuns, refRuns, floorRuns] = results as [LoadResult[], LoadResult[], LoadResult[]];
+    const failed = sides.map((side, i) => `${side.name} ${results[i]!.map(statusText).join(', ')}`);
+    if ([...svcRuns, ...refRuns, ...floorRuns].some((r) => failures(r) > 0)) throw new Error(`failed responses: ${failed.join('; ')}`);
+    const rate = (runs: LoadResult[]) => median(runs.map((r) => r.requestsPerSecond));
+    const p50 = (runs: LoadResult[]) => median(runs.map((r) => r.latency.p50));
+    const ratios = svcRuns.map((r, i) => r.requestsPerSecond / refRuns[i]!.requestsPerSecond);
+    const ratio = median(ratios);
+    const ofExpress = median(svcRuns.map((r, i) => r.requestsPerSecond / floorRuns[i]!.requestsPerSecond));
+    const expressToNode = median(floorRuns.map((r, i) => r.requestsPerSecond / refRuns[i]!.requestsPerSecond));
+    const range = `${times(Math.min(...ratios))}–${times(Math.max(...ratios))}`;
     return [
       measuredRow({
         section: 'overhead',
         hotPath: `cheapest authenticated read: ${cheapest.label} (${script.flat().length} SQL statements)`,
-        measured: `${count(svc.requestsPerSecond)} req/s (p50 ${ms(svc.latency.p50)})`,
-        reference: `bare node:http + same SQL ${count(ref.requestsPerSecond)} req/s (p50 ${ms(ref.latency.p50)}); bare Express + same SQL ${count(floor.requestsPerSecond)} req/s (service ${times(ofExpress)} it)`,
-        ratio: `${times(ratio)} bare`,
+        measured: `${count(rate(svcRuns))} req/s (p50 ${ms(p50(svcRuns))}; medians of ${rounds} rounds)`,
+        reference: `bare node:http + same SQL ${count(rate(refRuns))} req/s (p50 ${ms(p50(refRuns))}); bare Express + same SQL ${count(rate(floorRuns))} req/s (service ${times(ofExpress)} it)`,
+        ratio: `${times(ratio)} bare (rounds ${range})`,
         target: OVERHEAD_TARGET,
         checks: [{ label: '≥ 0.6× bare', ok: ratio >= 0.6 }],
         figures: {
           operation: cheapest.label,
           path: cheapest.path.split('?')[0]!,
           statements: script.flat().length,
-          requestsPerSecond: round(svc.requestsPerSecond),
-          bareRequestsPerSecond: round(ref.requestsPerSecond),
+          requestsPerSecond: round(rate(svcRuns)),
+          bareRequestsPerSecond: round(rate(refRuns)),
           ratio: round(ratio, 3),
-          bareExpressRequestsPerSecond: round(floor.requestsPerSecond),
+          roundRatios: ratios.map((r) => r.toFixed(3)).join(' '),
+          bareExpressRequestsPerSecond: round(rate(floorRuns)),
           ratioToBareExpress: round(ofExpress, 3),
-          bareExpressToBareNode: round(floor.requestsPerSecond / ref.requestsPerSecond, 3),
+          bareExpressToBareNode: round(expressToNode, 3),
           connections: CONNECTIONS,
+          rounds,
           seconds,
         },
       }),
