@@ -106,4 +106,46 @@ describe('compiledRead: SQL built once per shape, bound per call', () => {
       .to.deep.equal(outside)
       .and.to.deep.equal(await built(plan));
   });
+
+  it('when a transaction reads, then it reads on its own connection: it sees its uncommitted row, the pool does not', async () => {
+    const plan: Plan = { tag: bind('fresh'), names: [], from: bind(0) };
+    await db.knex
+      .transaction(async (trx: Knex.Transaction) => {
+        await trx('t').insert({ id: 100, name: 'uncommitted', tag: 'fresh' });
+        expect((await compiledRead<Row, Plan>(trx, plan, render)).map((r) => r.id)).to.deep.equal([100]);
+        expect(await compiledRead<Row, Plan>(db.knex, plan, render)).to.deep.equal([]);
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => expect(err.message).to.equal('roll back'));
+    expect(await compiledRead<Row, Plan>(db.knex, plan, render)).to.deep.equal([]);
+  });
+
+  it('when someone listens to knex’s query events, then a compiled read is seen with its SQL and values (the bench captures SQL so)', async () => {
+    const seen: { sql: string; bindings: unknown[] }[] = [];
+    const listen = (q: { sql: string; bindings: unknown[] }) => seen.push(q);
+    db.knex.on('query', listen);
+    try {
+      await compiledRead<Row, Plan>(db.knex, { tag: bind('odd'), names: [bind("O'Reilly")], from: bind(3) }, render);
+    } finally {
+      db.knex.removeListener('query', listen);
+    }
+    expect(seen).to.have.length(1);
+    expect(seen[0]!.sql).to.match(/^select `id`, `name`, `tag` from `t`/);
+    expect(seen[0]!.bindings).to.include.members([3, 'odd', "O'Reilly"]);
+  });
+
+  it('when reads fail or run many at once, then every pooled connection comes back (a pool of 20 serves 200 reads after 40 failures)', async () => {
+    const missing: Render<{ from: number }> = (knex, plan) => knex.select('id').from('no_such_table').where('id', '>=', plan.from);
+    for (let i = 0; i < 40; i++) {
+      const err = await compiledRead(db.knex, { from: bind(i) }, missing).then(
+        () => undefined,
+        (e: Error & { code?: string }) => e,
+      );
+      expect(err?.code, 'the server’s error reaches the caller').to.equal('ER_NO_SUCH_TABLE');
+    }
+    const plans: Plan[] = Array.from({ length: 200 }, (_, i) => ({ names: [], from: bind(i % NAMES.length) }));
+    const answers = await Promise.all(plans.map((plan) => compiledRead<Row, Plan>(db.knex, plan, render)));
+    // ids run 1..8: from 0 and 1 both answer all eight.
+    answers.forEach((rows, i) => expect(rows).to.have.length(NAMES.length - Math.max(0, (i % NAMES.length) - 1)));
+  });
 });
