@@ -197,8 +197,10 @@ async function unbuiltEventsStart(): Promise<string | undefined> {
   const knex = createKnex(databaseUrls().bo, { poolMax: 1 });
   try {
     if (await knex('agg_built_day').first('kind')) return undefined;
-    const row = (await knex('ord_stat_evt').first(knex.raw("DATE_FORMAT(MIN(evt_dtm), '%Y-%m-%d') AS first"))) as { first: string | null } | undefined;
-    return row?.first ?? undefined;
+    const [rows] = (await knex.raw("SELECT DATE_FORMAT(MIN(evt_dtm), '%Y-%m-%d') AS first FROM ord_stat_evt")) as [
+      { first: string | null }[],
+    ];
+    return rows[0]?.first ?? undefined;
   } finally {
     await knex.destroy();
   }

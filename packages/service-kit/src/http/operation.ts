@@ -64,7 +64,12 @@ const operationKey = (method: string, path: string): string => {
 /** The operation path a request was served by, for the metrics' route label (`req.route` is Express's own routes'). */
 export const OPERATION_PATH_LOCAL = 'operationPath';
 
-const operationTables = new WeakMap<Router, Map<string, { path: string; handle: RequestHandler }>>();
+interface MountedOperation {
+  path: string;
+  handle: RequestHandler;
+}
+
+const operationTables = new WeakMap<Router, Map<string, MountedOperation>>();
 
 /**
  * The operations of a router, found by one lookup of method and path: the router's own walk
@@ -72,10 +77,10 @@ const operationTables = new WeakMap<Router, Map<string, { path: string; handle: 
  * match as Express's routes do, case-insensitive and with an optional trailing slash; the
  * lookup layer sits where the router's first operation is mounted.
  */
-function operationTableOf(router: Router): Map<string, { path: string; handle: RequestHandler }> {
+function operationTableOf(router: Router): Map<string, MountedOperation> {
   let table = operationTables.get(router);
   if (!table) {
-    const operations = (table = new Map());
+    const operations = (table = new Map<string, MountedOperation>());
     router.use((req, res, next) => {
       const found = operations.get(operationKey(req.method, req.path));
       if (!found) return next();
