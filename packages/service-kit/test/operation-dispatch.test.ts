@@ -96,4 +96,11 @@ describe('operation dispatch: found by method and path, as Express routes match'
       }),
     ).to.throw(/mounted twice/);
   });
+
+  it('when an operation path is a pattern, then mounting fails instead of the operation answering 404', () => {
+    for (const path of ['/v1/goods/:goodsNo', '/v1/files/*', '/v1/goods{/:goodsNo}?']) {
+      const op = { ...findOperation('getCategoryStatusList'), path };
+      expect(() => kitApp({ routes: (r) => mountOperation(r, op, () => Promise.resolve(1)) }), path).to.throw(/is a pattern/);
+    }
+  });
 });
