@@ -116,6 +116,8 @@ export function mountOperation<Q = unknown, B = unknown>(
   handler: OperationHandler<Q, B>,
   options: MountOptions = {},
 ): void {
+  // The lookup compares whole paths: a pattern (`:id`, `*`) would never match and the operation would answer 404.
+  if (/[:*(){}?]/.test(op.path)) throw new Error(`mountOperation: ${op.path} is a pattern; operations are looked up by their literal path`);
   const checkQuery = op.query ? compileValidator<Q>(queryAjv, op.query) : undefined;
   const checkBody = op.body ? compileValidator<B>(bodyAjv, op.body) : undefined;
 
@@ -163,8 +165,6 @@ export function mountOperation<Q = unknown, B = unknown>(
       next(err);
     }
   };
-  // The lookup compares whole paths: a pattern (`:id`, `*`) would never match and the operation would answer 404.
-  if (/[:*(){}?]/.test(op.path)) throw new Error(`mountOperation: ${op.path} is a pattern; operations are looked up by their literal path`);
   const table = operationTableOf(router);
   const key = operationKey(op.method.toUpperCase(), op.path);
   if (table.has(key)) throw new Error(`mountOperation: ${op.method.toUpperCase()} ${op.path} is mounted twice`);
