@@ -18,6 +18,9 @@ export function withDatabase(url: string, database: string): string {
 
 export const redact = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
+/** See `maxPreparedStatements` below. */
+export const PREPARED_STATEMENTS_PER_CONNECTION = 128;
+
 export function connectionOf(url: string) {
   const u = new URL(url);
   return {
@@ -35,6 +38,10 @@ export function connectionOf(url: string) {
     supportBigNumbers: true,
     bigNumberStrings: false,
     multipleStatements: false,
+    // Prepared statements kept per connection (compiled reads, compiled-query.ts), the least used
+    // closed first: a pool of 10 holds at most 1,280 on the server, whose own limit
+    // (max_prepared_stmt_count) is 16,382 by default for all its clients together.
+    maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION,
     flags: u.searchParams.get('localInfile') === 'true' ? ['+LOCAL_FILES'] : [],
   };
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bind, compiledRead, planValues, type Knex, type Render } from '../src/index.ts';
+import { bind, compiledRead, createKnex, planValues, type Knex, type Render } from '../src/index.ts';
 import { createTestDatabase, type TestDatabase } from '@bo/testing';
 
 interface Row {
@@ -147,5 +147,79 @@ describe('compiledRead: SQL built once per shape, bound per call', () => {
     const answers = await Promise.all(plans.map((plan) => compiledRead<Row, Plan>(db.knex, plan, render)));
     // ids run 1..8: from 0 and 1 both answer all eight.
     answers.forEach((rows, i) => expect(rows).to.have.length(NAMES.length - Math.max(0, (i % NAMES.length) - 1)));
+  });
+  describe('sent as a prepared statement', () => {
+    const status = async (name: string): Promise<number> => {
+      const [rows] = (await db.knex.raw('SHOW GLOBAL STATUS LIKE ?', [name])) as [{ Value: string }[]];
+      return Number(rows[0]?.Value);
+    };
+    /** A pool of one connection of its own: what it prepares is counted apart from the shared pool's. */
+    const onePool = () => createKnex(db.url, { poolMax: 1 });
+
+    it('when one connection reads a shape many times, then the server prepares it once and executes it each time', async () => {
+      const knex = onePool();
+      try {
+        const plan = (from: number): Plan => ({ tag: bind('odd'), names: [], from: bind(from) });
+        await compiledRead<Row, Plan>(knex, plan(0), render);
+        const [prepared, executed] = [await status('Prepared_stmt_count'), await status('Com_stmt_execute')];
+        for (let i = 1; i <= 5; i++) expect(await compiledRead<Row, Plan>(knex, plan(i), render)).to.deep.equal(await built(plan(i)));
+        expect(await status('Prepared_stmt_count'), 'no statement prepared again').to.equal(prepared);
+        expect((await status('Com_stmt_execute')) - executed, 'every read executed the prepared statement').to.be.at.least(5);
+      } finally {
+        await knex.destroy();
+      }
+    });
+
+    // Typed by hand as the text protocol writes them: any number as a DOUBLE would turn 7 / 3 and
+    // 0.1 + 0.2 into floating point, which no figure of a report may be.
+    it('when numbers are bound (whole, the largest exact, fractions, negative) or text that looks like one, then the answer is the text query’s to the last digit', async () => {
+      interface Numbers {
+        whole: number;
+        big: number;
+        tenth: number;
+        fifth: number;
+        negative: number;
+        digits: string;
+      }
+      const arithmetic: Render<Numbers> = (knex, p) =>
+        knex
+          .select(
+            knex.raw(
+              "? / 3 AS third, ? + 1 AS bigPlusOne, ? + ? AS tenthsSum, ? * 100 AS negativeTimes, CONCAT(?, '') AS digits, ? = 9007199254740993 AS digitsExact",
+              [p.whole, p.big, p.tenth, p.fifth, p.negative, p.digits, p.digits],
+            ),
+          )
+          .from('t')
+          .limit(1);
+      const values = { whole: 7, big: 2 ** 53 - 1, tenth: 0.1, fifth: 0.2, negative: -12.5, digits: '9007199254740993' };
+      const plan: Numbers = {
+        whole: bind(values.whole),
+        big: bind(values.big),
+        tenth: bind(values.tenth),
+        fifth: bind(values.fifth),
+        negative: bind(values.negative),
+        digits: bind(values.digits),
+      };
+      const asText = (await arithmetic(db.knex, values)) as unknown as Record<string, unknown>[];
+      const rows = await compiledRead<Record<string, unknown>, Numbers>(db.knex, plan, arithmetic);
+      expect(rows).to.deep.equal(asText);
+      expect(rows[0]).to.include({ third: 2.3333, tenthsSum: 0.3, negativeTimes: -1250 });
+    });
+
+    it('when the server is at its limit of prepared statements, then the read is sent as text and still answers', async () => {
+      const limit = await status('Prepared_stmt_count').then(async () => {
+        const [rows] = (await db.knex.raw('SELECT @@GLOBAL.max_prepared_stmt_count AS n')) as [{ n: number }[]];
+        return rows[0]!.n;
+      });
+      const knex = onePool();
+      await db.knex.raw('SET GLOBAL max_prepared_stmt_count = 0');
+      try {
+        const plan: Plan = { tag: bind('four'), names: [], from: bind(0) };
+        expect(await compiledRead<Row, Plan>(knex, plan, render)).to.deep.equal(await built(plan));
+      } finally {
+        await db.knex.raw('SET GLOBAL max_prepared_stmt_count = ?', [limit]);
+        await knex.destroy();
+      }
+    });
   });
 });
