@@ -5,6 +5,8 @@
  * `node` (default) answers from `node:http` alone; `express` from an Express app with the one
  * route, served with the services' message classes (`expressMessageClasses`): the floor of any
  * service built on Express, which the design card names.
+ * `BARE_PREPARED=1` sends the statements as prepared statements, as the services' compiled reads
+ * do (the server parses each once per connection).
  * Run as its own process: BARE_DB_URL, BARE_PORT, BARE_SCRIPT_FILE (a captured query script).
  */
 import { readFileSync } from 'node:fs';
@@ -16,9 +18,10 @@ import { createPool, runScript } from './infra/sql-replay.ts';
 
 const script = JSON.parse(readFileSync(process.env.BARE_SCRIPT_FILE!, 'utf8')) as QueryScript;
 const pool = createPool(process.env.BARE_DB_URL!, Number(process.env.BARE_POOL ?? 10));
+const prepared = process.env.BARE_PREPARED === '1';
 
 function read(res: ServerResponse): void {
-  runScript(pool, script).then(
+  runScript(pool, script, prepared).then(
     (rows) => {
       const body = JSON.stringify(rows);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

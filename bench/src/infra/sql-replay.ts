@@ -1,4 +1,5 @@
 import mysql from 'mysql2/promise';
+import { preparedValues } from '@bo/db';
 import { elapsedMs } from './percentiles.ts';
 import type { QueryScript } from './sql-capture.ts';
 
@@ -26,19 +27,24 @@ export function createPool(url: string, connectionLimit = 10): Pool {
  * Run a captured script once: its waves in order, the statements of a wave together. A script
  * that ran inside a transaction runs on one connection, statement after statement.
  */
-export async function runScript(pool: Pool, script: QueryScript): Promise<unknown> {
+export async function runScript(pool: Pool, script: QueryScript, prepared = false): Promise<unknown> {
   let last: unknown;
+  // As prepared statements, the values typed as the services' compiled reads type them.
+  const send = (conn: Pool | mysql.PoolConnection, q: QueryScript[number][number]) => {
+    const values = prepared ? preparedValues(q.bindings) : undefined;
+    return values ? conn.execute(q.sql, values as never) : conn.query(q.sql, q.bindings);
+  };
   if (script.some((w) => w.some((q) => q.txId))) {
     const conn = await pool.getConnection();
     try {
-      for (const q of script.flat()) [last] = await conn.query(q.sql, q.bindings);
+      for (const q of script.flat()) [last] = await send(conn, q);
     } finally {
       conn.release();
     }
     return last;
   }
   for (const wave of script) {
-    const results = await Promise.all(wave.map((q) => pool.query(q.sql, q.bindings)));
+    const results = await Promise.all(wave.map((q) => send(pool, q)));
     last = results[results.length - 1]?.[0];
   }
   return last;

@@ -72,12 +72,19 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
   const dir = mkdtempSync(join(tmpdir(), 'bench-bare-'));
   const scriptFile = join(dir, 'script.json');
   writeFileSync(scriptFile, JSON.stringify(script));
-  const bareServer = async (framework: 'node' | 'express') => {
+  const bareServer = async (framework: 'node' | 'express', prepared = false) => {
     const port = await freePort();
     return spawnService({
-      name: `bare ${framework}`,
+      name: `bare ${framework}${prepared ? ' prepared' : ''}`,
       script: 'bench/src/bare-server.ts',
-      env: { BARE_DB_URL: ds.url, BARE_PORT: String(port), BARE_SCRIPT_FILE: scriptFile, BARE_POOL: '10', BARE_FRAMEWORK: framework },
+      env: {
+        BARE_DB_URL: ds.url,
+        BARE_PORT: String(port),
+        BARE_SCRIPT_FILE: scriptFile,
+        BARE_POOL: '10',
+        BARE_FRAMEWORK: framework,
+        BARE_PREPARED: prepared ? '1' : '0',
+      },
       port,
       prefix: '/bare',
       healthPath: '/health',
@@ -85,6 +92,9 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
   };
   const bare = await bareServer('node');
   const bareExpress = await bareServer('express');
+  // The service sends its compiled reads as prepared statements, which saves the database a parse
+  // per request: this side shows how much of its ratio to the text reference that is.
+  const barePrepared = await bareServer('node', true);
   try {
     const { overheadRounds: rounds, overheadSeconds: seconds } = ctx.scale;
     const headers = { authorization: ctx.adminBearer };
@@ -95,6 +105,7 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
       { name: 'service', url: `${service.baseUrl}${cheapest.path}`, headers },
       { name: 'bare', url: `${bare.baseUrl}/read`, headers: {} },
       { name: 'bare Express', url: `${bareExpress.baseUrl}/read`, headers: {} },
+      { name: 'bare prepared', url: `${barePrepared.baseUrl}/read`, headers: {} },
     ] as const;
     // The smoke test (no warm-up) only proves the row is measured.
     const warm = ctx.scale.warmup ? { durationSeconds: WARMUP_SECONDS } : { amount: CONNECTIONS * 4 };
@@ -110,22 +121,23 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
         results[i]!.push(await runLoad({ url: side.url, headers: side.headers, connections: CONNECTIONS, durationSeconds: seconds }));
       }
     }
-    const [svcRuns, refRuns, floorRuns] = results as [LoadResult[], LoadResult[], LoadResult[]];
+    const [svcRuns, refRuns, floorRuns, preparedRuns] = results as [LoadResult[], LoadResult[], LoadResult[], LoadResult[]];
     const failed = sides.map((side, i) => `${side.name} ${results[i]!.map(statusText).join(', ')}`);
-    if ([...svcRuns, ...refRuns, ...floorRuns].some((r) => failures(r) > 0)) throw new Error(`failed responses: ${failed.join('; ')}`);
+    if (results.flat().some((r) => failures(r) > 0)) throw new Error(`failed responses: ${failed.join('; ')}`);
     const rate = (runs: LoadResult[]) => median(runs.map((r) => r.requestsPerSecond));
     const p50 = (runs: LoadResult[]) => median(runs.map((r) => r.latency.p50));
     const ratios = svcRuns.map((r, i) => r.requestsPerSecond / refRuns[i]!.requestsPerSecond);
     const ratio = median(ratios);
     const ofExpress = median(svcRuns.map((r, i) => r.requestsPerSecond / floorRuns[i]!.requestsPerSecond));
     const expressToNode = median(floorRuns.map((r, i) => r.requestsPerSecond / refRuns[i]!.requestsPerSecond));
+    const ofPrepared = median(svcRuns.map((r, i) => r.requestsPerSecond / preparedRuns[i]!.requestsPerSecond));
     const range = `${times(Math.min(...ratios))}–${times(Math.max(...ratios))}`;
     return [
       measuredRow({
         section: 'overhead',
         hotPath: `cheapest authenticated read: ${cheapest.label} (${script.flat().length} SQL statements)`,
         measured: `${count(rate(svcRuns))} req/s (p50 ${ms(p50(svcRuns))}; medians of ${rounds} rounds)`,
-        reference: `bare node:http + same SQL ${count(rate(refRuns))} req/s (p50 ${ms(p50(refRuns))}); bare Express + same SQL ${count(rate(floorRuns))} req/s (service ${times(ofExpress)} it)`,
+        reference: `bare node:http + same SQL ${count(rate(refRuns))} req/s (p50 ${ms(p50(refRuns))}); bare Express + same SQL ${count(rate(floorRuns))} req/s (service ${times(ofExpress)} it); bare node:http + same SQL prepared ${count(rate(preparedRuns))} req/s (service ${times(ofPrepared)} it)`,
         ratio: `${times(ratio)} bare (rounds ${range})`,
         target: OVERHEAD_TARGET,
         checks: [{ label: '≥ 0.6× bare', ok: ratio >= 0.6 }],
@@ -140,6 +152,8 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
           bareExpressRequestsPerSecond: round(rate(floorRuns)),
           ratioToBareExpress: round(ofExpress, 3),
           bareExpressToBareNode: round(expressToNode, 3),
+          barePreparedRequestsPerSecond: round(rate(preparedRuns)),
+          ratioToBarePrepared: round(ofPrepared, 3),
           connections: CONNECTIONS,
           rounds,
           seconds,
@@ -149,6 +163,7 @@ export async function measureOverhead(ctx: BenchContext, ds: MainDataset): Promi
   } finally {
     await bare.stop();
     await bareExpress.stop();
+    await barePrepared.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

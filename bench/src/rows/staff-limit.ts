@@ -16,6 +16,12 @@ const POOL = 10;
 const PATH = '/v1/staff/dcLimIncDec';
 /** The service runs as in production, which asks for the caller ranges and an access token. */
 const ACCESS_TOKEN = 'bench-member-access-token';
+/**
+ * The service is loaded this long before it is measured, then the members are reset: a fresh
+ * process runs its request path unoptimised for its first few thousand requests, which a
+ * running service has long done (the 6,000 calls of the small run were mostly that).
+ */
+const WARMUP_SECONDS = 3;
 
 const platformStamp = () => platformNow('Asia/Seoul');
 
@@ -119,6 +125,20 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
     });
     if (probe.status === 404) throw new NotAvailable(`POST /api/member${PATH} is not mounted yet (404)`);
 
+    const post = (next: () => StaffOp) => ({
+      url: `${member.baseUrl}${PATH}`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ACCESS_TOKEN}` },
+      connections: CLIENTS,
+      setupRequest: (req: { body?: unknown }) => ({ ...req, body: JSON.stringify(next()) }),
+    });
+    if (scale.warmup) {
+      // Another seed (other members and amounts); what they change is reset below.
+      const warmOps = planStaffOps(options.seed + 1, numbers, scale.staffOps);
+      let w = 0;
+      await runLoad({ ...post(() => warmOps[w++ % warmOps.length]!), durationSeconds: WARMUP_SECONDS });
+    }
+
     await resetStaff(knex, numbers);
     ctx.log(`  staff limit: bare conditional UPDATE loop, ${ops.length} ops`);
     const bare = await bareLoop(ctx.memberUrl, ops);
@@ -126,14 +146,7 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
     await resetStaff(knex, numbers);
     ctx.log(`  staff limit: service, ${ops.length} ops from ${CLIENTS} clients`);
     let i = 0;
-    const load = await runLoad({
-      url: `${member.baseUrl}${PATH}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ACCESS_TOKEN}` },
-      connections: CLIENTS,
-      amount: ops.length,
-      setupRequest: (req) => ({ ...req, body: JSON.stringify(ops[i++ % ops.length]) }),
-    });
+    const load = await runLoad({ ...post(() => ops[i++ % ops.length]!), amount: ops.length });
     const accepted = load.statusCounts[200] ?? 0;
     const refused = load.statusCounts[900] ?? 0;
     const unexpected = load.latency.count - accepted - refused + load.errors;
