@@ -277,9 +277,11 @@ describe('dcLimIncDec with an Idempotency-Key', () => {
       const pending = post(victim, 'key-k14', change('K14', '20', 1_100)).then((r) => r);
       // The request is inside the limit-change procedure, waiting for the limit row the gate holds
       // (seen as its statement, or as a lock wait: INNODB_TRX alone was seen to miss it under load).
-      await until(() => waitingIn(/^INSERT INTO staff_dc_lim_hist/), 'the request to wait for the limit row', 30_000).catch(
-        explained(pending),
-      );
+      await until(
+        () => waitingIn(/^SELECT l\.mbr_no, l\.rmnd_amt, l\.lim_amt INTO/),
+        'the request to wait for the limit row',
+        30_000,
+      ).catch(explained(pending));
       // A rival that has written more rows (InnoDB rolls back the lighter side of a deadlock)
       // and holds the key's record, which the request updates last.
       const rival = await db.knex.transaction();

@@ -3,7 +3,7 @@ import type { HistoryRequest, LimitRow, MemberRow, ProcedureOutcome } from '../m
 
 /** Staff discount limit SQL: members, limits and the history of changes. */
 
-/** Created by member migration 0103 (the migration's LIMIT_CHANGE_PROCEDURE). */
+/** Created by member migration 0103 (its LIMIT_CHANGE_PROCEDURE), its body replaced by 0104. */
 const LIMIT_CHANGE_PROCEDURE = 'staff_dc_lim_change';
 
 export async function findMemberWithLimit(db: Knex, mbrNo: string): Promise<(MemberRow & Partial<LimitRow>) | undefined> {
@@ -22,7 +22,7 @@ interface ProcedureRow {
 
 /**
  * One limit change, its history row, its balance and (with a key) its recorded outcome, in one
- * transaction run by the database (migration 0103): one round trip. The procedure rolls back
+ * transaction run by the database (migrations 0103, 0104): one round trip. The procedure rolls back
  * by itself on any error, so a failed call leaves no transaction open on the connection.
  */
 export async function callLimitChange(
