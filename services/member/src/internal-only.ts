@@ -6,11 +6,14 @@ import type { MemberConfig } from './config.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-/** Compares digests so neither the length nor the matching prefix of the token leaks through timing. */
-function carriesToken(authorization: string | undefined, token: string): boolean {
+/**
+ * Compares digests so neither the length nor the matching prefix of the token leaks through
+ * timing; the configured token's digest is made once.
+ */
+function carriesToken(authorization: string | undefined, tokenDigest: Buffer): boolean {
   if (!authorization) return false;
   const presented = authorization.replace(/^Bearer\s+/i, '').trim();
-  return timingSafeEqual(digest(presented), digest(token));
+  return timingSafeEqual(digest(presented), tokenDigest);
 }
 
 /**
@@ -37,9 +40,9 @@ export function internalOnly(config: MemberConfig): RequestHandler {
  * internal network sends no such header.
  */
 export function accessTokenRequired(config: MemberConfig): RequestHandler {
-  const token = config.MEMBER_ACCESS_TOKEN;
+  const tokenDigest = config.MEMBER_ACCESS_TOKEN ? digest(config.MEMBER_ACCESS_TOKEN) : undefined;
   return (req, _res, next) => {
-    if (token && !carriesToken(req.get('authorization'), token))
+    if (tokenDigest && !carriesToken(req.get('authorization'), tokenDigest))
       return next(new AppError('FORBIDDEN', { message: 'The Authorization header must carry the member access token' }));
     next();
   };
