@@ -1,4 +1,5 @@
-import { platformNow, type Knex } from '@bo/db';
+import { platformNow, platformNowMillis, type Knex } from '@bo/db';
+import { LIMIT_CHANGE_PROCEDURE } from '@bo/member/migrations';
 import type { BenchContext } from '../context.ts';
 import { ensureStaff, planStaffOps, resetStaff, STAFF_START_REMAINING, type StaffOp } from '../dataset/staff-fixture.ts';
 import { freePort } from '@bo/testing';
@@ -6,7 +7,7 @@ import { spawnService } from '../infra/child-service.ts';
 import { memberMigrations, openMigrated } from '../infra/databases.ts';
 import { runLoad, statusText } from '../infra/http-load.ts';
 import { elapsedMs, summarise } from '../infra/percentiles.ts';
-import { createPool } from '../infra/sql-replay.ts';
+import { createPool, type Pool } from '../infra/sql-replay.ts';
 import { count, measuredRow, ms, NotAvailable, round, times, type BenchRow } from '../report/rows.ts';
 
 export const STAFF_TARGET = '≥ 1,500 ops/s, p99 ≤ 50 ms, ≥ 0.5× bare loop, no invariant broken';
@@ -25,8 +26,44 @@ const WARMUP_SECONDS = 3;
 
 const platformStamp = () => platformNow('Asia/Seoul');
 
-/** The reference: the conditional UPDATE each operation needs, from 50 loops on a plain pool. */
-async function bareLoop(url: string, ops: readonly StaffOp[]): Promise<{ opsPerSecond: number; p99: number; applied: number }> {
+type Send = (pool: Pool, op: StaffOp) => Promise<boolean>;
+
+/** The reference: the conditional UPDATE each operation needs; true when it changed the balance. */
+const bareUpdate: Send = async (pool, op) => {
+  const [res] =
+    op.rsrvUseGbCd === '10'
+      ? await pool.query('UPDATE staff_dc_lim SET rmnd_amt = LEAST(lim_amt, rmnd_amt + ?), upd_dtm = ? WHERE mbr_no = ?', [
+          op.ocurAmt,
+          platformStamp(),
+          op.mbrNo,
+        ])
+      : await pool.query('UPDATE staff_dc_lim SET rmnd_amt = rmnd_amt - ?, upd_dtm = ? WHERE mbr_no = ? AND rmnd_amt >= ?', [
+          op.ocurAmt,
+          platformStamp(),
+          op.mbrNo,
+          op.ocurAmt,
+        ]);
+  return (res as { affectedRows: number }).affectedRows > 0;
+};
+
+/**
+ * The service's own limit: the limit-change procedure it calls (history row, natural key,
+ * balance, one transaction), called the way the service calls it, without an Idempotency-Key.
+ */
+const bareProcedure: Send = async (pool, op) => {
+  const [results] = await pool.query(`CALL ${LIMIT_CHANGE_PROCEDURE}(?, ?, ?, ?, NULL, NULL, NULL, NULL, ?, ?)`, [
+    op.mbrNo,
+    op.rsrvUseGbCd,
+    op.ocurAmt,
+    op.ordNo,
+    platformNowMillis('Asia/Seoul'),
+    platformStamp(),
+  ]);
+  return (results as [{ outcome: string }[]])[0][0]?.outcome === 'APPLIED';
+};
+
+/** `ops` from 50 loops on a plain pool of the service's size. */
+async function bareLoop(url: string, ops: readonly StaffOp[], send: Send): Promise<{ opsPerSecond: number; p99: number; applied: number }> {
   const pool = createPool(url, POOL);
   const latencies: number[] = [];
   let next = 0;
@@ -37,20 +74,7 @@ async function bareLoop(url: string, ops: readonly StaffOp[]): Promise<{ opsPerS
       while (next < ops.length) {
         const op = ops[next++]!;
         const t = process.hrtime.bigint();
-        const [res] =
-          op.rsrvUseGbCd === '10'
-            ? await pool.query('UPDATE staff_dc_lim SET rmnd_amt = LEAST(lim_amt, rmnd_amt + ?), upd_dtm = ? WHERE mbr_no = ?', [
-                op.ocurAmt,
-                platformStamp(),
-                op.mbrNo,
-              ])
-            : await pool.query('UPDATE staff_dc_lim SET rmnd_amt = rmnd_amt - ?, upd_dtm = ? WHERE mbr_no = ? AND rmnd_amt >= ?', [
-                op.ocurAmt,
-                platformStamp(),
-                op.mbrNo,
-                op.ocurAmt,
-              ]);
-        if ((res as { affectedRows: number }).affectedRows) applied += 1;
+        if (await send(pool, op)) applied += 1;
         latencies.push(elapsedMs(t));
       }
     };
@@ -141,7 +165,11 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
 
     await resetStaff(knex, numbers);
     ctx.log(`  staff limit: bare conditional UPDATE loop, ${ops.length} ops`);
-    const bare = await bareLoop(ctx.memberUrl, ops);
+    const bare = await bareLoop(ctx.memberUrl, ops, bareUpdate);
+
+    await resetStaff(knex, numbers);
+    ctx.log(`  staff limit: bare procedure loop, ${ops.length} ops`);
+    const procedure = await bareLoop(ctx.memberUrl, ops, bareProcedure);
 
     await resetStaff(knex, numbers);
     ctx.log(`  staff limit: service, ${ops.length} ops from ${CLIENTS} clients`);
@@ -158,7 +186,7 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
         section: 'staff-limit',
         hotPath: `increase/decrease: ${count(ops.length)} mixed calls, ${CLIENTS} clients, ${count(numbers.length)} staff`,
         measured: `${count(load.requestsPerSecond)} ops/s, p99 ${ms(load.latency.p99)} (${count(accepted)} applied, ${count(refused)} refused 6102)`,
-        reference: `bare UPDATE loop ${count(bare.opsPerSecond)} ops/s, p99 ${ms(bare.p99)}`,
+        reference: `bare UPDATE loop ${count(bare.opsPerSecond)} ops/s, p99 ${ms(bare.p99)}; the limit-change procedure from bare loops ${count(procedure.opsPerSecond)} ops/s, p99 ${ms(procedure.p99)} (service ${times(load.requestsPerSecond / procedure.opsPerSecond)} it)`,
         ratio: `${times(ratio)} bare`,
         target: STAFF_TARGET,
         checks: [
@@ -176,6 +204,10 @@ export async function measureStaffLimit(ctx: BenchContext): Promise<BenchRow[]> 
           bareOpsPerSecond: round(bare.opsPerSecond),
           bareP99Ms: round(bare.p99),
           bareApplied: bare.applied,
+          procedureOpsPerSecond: round(procedure.opsPerSecond),
+          procedureP99Ms: round(procedure.p99),
+          procedureApplied: procedure.applied,
+          ratioToProcedure: round(load.requestsPerSecond / procedure.opsPerSecond, 3),
           ratioToBare: round(ratio, 3),
           invariantsHold: problems.length === 0,
         },

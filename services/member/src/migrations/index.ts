@@ -4,6 +4,8 @@ import { changeNaturalKeyMigration } from './0102-change-natural-key.ts';
 import { limitChangeProcedureMigration } from './0103-limit-change-procedure.ts';
 import { limitChangeReadsFirstMigration } from './0104-limit-change-reads-first.ts';
 
+export { LIMIT_CHANGE_PROCEDURE } from './0103-limit-change-procedure.ts';
+
 /** The member service's own tables and routines (beyond the platform's member tables, docs/data-model.md §5). */
 export const memberServiceMigrations: readonly Migration[] = [
   idempotencyKeysMigration,
