@@ -110,14 +110,14 @@ const NOT_PREPARED = new Set([
   1295, // ER_UNSUPPORTED_PS
 ]);
 
+const PLAIN_DECIMAL = /^-?\d+\.\d+$/;
+
 /**
  * The bindings typed as the text protocol writes them, for a prepared statement: a whole number
  * as a BIGINT (mysql2 would send any number as a DOUBLE, and a DOUBLE in a sum or product is no
  * longer exact), a fraction as a DECIMAL, text and NULL as they are. Anything else (dates,
  * buffers, booleans, 1e21) is not written the same way by both: undefined, sent as text.
  */
-const PLAIN_DECIMAL = /^-?\d+\.\d+$/;
-
 export function preparedValues(bindings: readonly unknown[]): unknown[] | undefined {
   const values: unknown[] = new Array(bindings.length);
   for (let i = 0; i < bindings.length; i++) {

@@ -18,9 +18,6 @@ export function withDatabase(url: string, database: string): string {
 
 export const redact = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
-/** See `maxPreparedStatements` below. */
-export const PREPARED_STATEMENTS_PER_CONNECTION = 128;
-
 export function connectionOf(url: string) {
   const u = new URL(url);
   return {
@@ -41,7 +38,7 @@ export function connectionOf(url: string) {
     // Prepared statements kept per connection (compiled reads, compiled-query.ts), the least used
     // closed first: a pool of 10 holds at most 1,280 on the server, whose own limit
     // (max_prepared_stmt_count) is 16,382 by default for all its clients together.
-    maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION,
+    maxPreparedStatements: 128,
     flags: u.searchParams.get('localInfile') === 'true' ? ['+LOCAL_FILES'] : [],
   };
 }
