@@ -26,14 +26,57 @@ import { naturalKeySql } from './0102-change-natural-key.ts';
  */
 export const LIMIT_CHANGE_PROCEDURE = 'staff_dc_lim_change';
 
-const ACTIVE_STAFF = "m.mbr_stat_cd = '10' AND m.staff_yn = 'Y'";
+export const ACTIVE_STAFF = "m.mbr_stat_cd = '10' AND m.staff_yn = 'Y'";
+
+/** The procedure's arguments (0104 keeps them). */
+export const PARAMETERS = `        IN p_mbr_no VARCHAR(20), IN p_gb VARCHAR(2), IN p_amount BIGINT, IN p_ord_no VARCHAR(20), IN p_claim_no VARCHAR(20),
+        IN p_seq VARCHAR(20), IN p_idem_key VARCHAR(200) CHARACTER SET ascii, IN p_owner CHAR(36), IN p_at DATETIME(3), IN p_at_seconds DATETIME`;
+
+/**
+ * Nothing was written: the outcome of an earlier change with the same natural key (replayed when
+ * the amount is the same, else CHANGE_KEY_REUSED), or why not (LIMIT_INSUFFICIENT, STAFF_NOT_FOUND).
+ */
+export const NOT_APPLIED_OUTCOME = `          SELECT h.req_amt, h.aply_amt, h.aft_rmnd_amt INTO v_req, v_applied, v_remaining
+            FROM staff_dc_lim l
+            JOIN staff_dc_lim_hist h ON h.nat_key = ${naturalKeySql('l.mbr_no', 'p_gb', 'p_ord_no', 'p_claim_no', 'p_seq')}
+           WHERE l.mbr_no = p_mbr_no;
+          IF v_req = p_amount THEN
+            SET v_outcome = 'REPLAYED';
+          ELSE
+            SET v_applied = NULL, v_remaining = NULL;
+            IF v_req IS NOT NULL THEN
+              SET v_outcome = 'CHANGE_KEY_REUSED';
+            ELSEIF EXISTS (SELECT 1 FROM mbr m JOIN staff_dc_lim l ON l.mbr_no = m.mbr_no WHERE m.mbr_no = p_mbr_no AND ${ACTIVE_STAFF}) THEN
+              SET v_outcome = 'LIMIT_INSUFFICIENT';
+            ELSE
+              SET v_outcome = 'STAFF_NOT_FOUND';
+            END IF;
+          END IF;
+`;
+
+/** With an Idempotency-Key its outcome is recorded while this caller owns it; then COMMIT and the one-row answer. */
+export const RECORD_AND_ANSWER = `        IF p_idem_key IS NOT NULL THEN
+          UPDATE staff_dc_lim_idem
+             SET proc_stat = 'DONE', owner_id = NULL,
+                 resp_status = IF(v_outcome IN ('APPLIED', 'REPLAYED'), 200, 900),
+                 resp_body = JSON_OBJECT('outcome', v_outcome, 'applied', v_applied, 'remaining', v_remaining)
+           WHERE idem_key = p_idem_key AND owner_id = p_owner AND proc_stat = 'PROCESSING';
+          IF ROW_COUNT() = 0 THEN
+            ROLLBACK;
+            SELECT 'LEASE_LOST' AS outcome, NULL AS applied, NULL AS remaining;
+            LEAVE change_proc;
+          END IF;
+        END IF;
+
+        COMMIT;
+        SELECT v_outcome AS outcome, v_applied AS applied, v_remaining AS remaining;
+`;
 
 export const limitChangeProcedureMigration: Migration = {
   name: '0103-member-limit-change-procedure',
   up: async (knex) => {
     await knex.raw(`CREATE PROCEDURE ${LIMIT_CHANGE_PROCEDURE}(
-        IN p_mbr_no VARCHAR(20), IN p_gb VARCHAR(2), IN p_amount BIGINT, IN p_ord_no VARCHAR(20), IN p_claim_no VARCHAR(20),
-        IN p_seq VARCHAR(20), IN p_idem_key VARCHAR(200) CHARACTER SET ascii, IN p_owner CHAR(36), IN p_at DATETIME(3), IN p_at_seconds DATETIME)
+${PARAMETERS})
       change_proc: BEGIN
         DECLARE v_dup INT DEFAULT 0;
         DECLARE v_rows INT DEFAULT 0;
@@ -69,40 +112,9 @@ export const limitChangeProcedureMigration: Migration = {
           SELECT aply_amt, aft_rmnd_amt INTO v_applied, v_remaining FROM staff_dc_lim_hist WHERE hist_no = LAST_INSERT_ID();
           SET v_outcome = 'APPLIED';
         ELSE
-          SELECT h.req_amt, h.aply_amt, h.aft_rmnd_amt INTO v_req, v_applied, v_remaining
-            FROM staff_dc_lim l
-            JOIN staff_dc_lim_hist h ON h.nat_key = ${naturalKeySql('l.mbr_no', 'p_gb', 'p_ord_no', 'p_claim_no', 'p_seq')}
-           WHERE l.mbr_no = p_mbr_no;
-          IF v_req = p_amount THEN
-            SET v_outcome = 'REPLAYED';
-          ELSE
-            SET v_applied = NULL, v_remaining = NULL;
-            IF v_req IS NOT NULL THEN
-              SET v_outcome = 'CHANGE_KEY_REUSED';
-            ELSEIF EXISTS (SELECT 1 FROM mbr m JOIN staff_dc_lim l ON l.mbr_no = m.mbr_no WHERE m.mbr_no = p_mbr_no AND ${ACTIVE_STAFF}) THEN
-              SET v_outcome = 'LIMIT_INSUFFICIENT';
-            ELSE
-              SET v_outcome = 'STAFF_NOT_FOUND';
-            END IF;
-          END IF;
-        END IF;
+${NOT_APPLIED_OUTCOME}        END IF;
 
-        IF p_idem_key IS NOT NULL THEN
-          UPDATE staff_dc_lim_idem
-             SET proc_stat = 'DONE', owner_id = NULL,
-                 resp_status = IF(v_outcome IN ('APPLIED', 'REPLAYED'), 200, 900),
-                 resp_body = JSON_OBJECT('outcome', v_outcome, 'applied', v_applied, 'remaining', v_remaining)
-           WHERE idem_key = p_idem_key AND owner_id = p_owner AND proc_stat = 'PROCESSING';
-          IF ROW_COUNT() = 0 THEN
-            ROLLBACK;
-            SELECT 'LEASE_LOST' AS outcome, NULL AS applied, NULL AS remaining;
-            LEAVE change_proc;
-          END IF;
-        END IF;
-
-        COMMIT;
-        SELECT v_outcome AS outcome, v_applied AS applied, v_remaining AS remaining;
-      END`);
+${RECORD_AND_ANSWER}      END`);
   },
   down: async (knex) => {
     await knex.raw(`DROP PROCEDURE IF EXISTS ${LIMIT_CHANGE_PROCEDURE}`);

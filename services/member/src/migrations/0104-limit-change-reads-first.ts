@@ -1,6 +1,13 @@
 import type { Migration } from '@bo/db';
 import { naturalKeySql } from './0102-change-natural-key.ts';
-import { LIMIT_CHANGE_PROCEDURE, limitChangeProcedureMigration } from './0103-limit-change-procedure.ts';
+import {
+  ACTIVE_STAFF,
+  LIMIT_CHANGE_PROCEDURE,
+  limitChangeProcedureMigration,
+  NOT_APPLIED_OUTCOME,
+  PARAMETERS,
+  RECORD_AND_ANSWER,
+} from './0103-limit-change-procedure.ts';
 
 /**
  * The limit-change procedure of migration 0103, the same transaction with cheaper statements
@@ -18,15 +25,12 @@ import { LIMIT_CHANGE_PROCEDURE, limitChangeProcedureMigration } from './0103-li
  *    lock, so they see what a competing change committed meanwhile.
  * 4. The Idempotency-Key outcome, COMMIT and the one-row answer exactly as in 0103.
  */
-const ACTIVE_STAFF = "m.mbr_stat_cd = '10' AND m.staff_yn = 'Y'";
-
 export const limitChangeReadsFirstMigration: Migration = {
   name: '0104-member-limit-change-reads-first',
   up: async (knex) => {
     await knex.raw(`DROP PROCEDURE IF EXISTS ${LIMIT_CHANGE_PROCEDURE}`);
     await knex.raw(`CREATE PROCEDURE ${LIMIT_CHANGE_PROCEDURE}(
-        IN p_mbr_no VARCHAR(20), IN p_gb VARCHAR(2), IN p_amount BIGINT, IN p_ord_no VARCHAR(20), IN p_claim_no VARCHAR(20),
-        IN p_seq VARCHAR(20), IN p_idem_key VARCHAR(200) CHARACTER SET ascii, IN p_owner CHAR(36), IN p_at DATETIME(3), IN p_at_seconds DATETIME)
+${PARAMETERS})
       change_proc: BEGIN
         DECLARE v_dup INT DEFAULT 0;
         DECLARE v_mbr_no VARCHAR(20) DEFAULT NULL;
@@ -65,40 +69,9 @@ export const limitChangeReadsFirstMigration: Migration = {
 
         IF v_outcome IS NULL THEN
           SET v_applied = NULL, v_remaining = NULL;
-          SELECT h.req_amt, h.aply_amt, h.aft_rmnd_amt INTO v_req, v_applied, v_remaining
-            FROM staff_dc_lim l
-            JOIN staff_dc_lim_hist h ON h.nat_key = ${naturalKeySql('l.mbr_no', 'p_gb', 'p_ord_no', 'p_claim_no', 'p_seq')}
-           WHERE l.mbr_no = p_mbr_no;
-          IF v_req = p_amount THEN
-            SET v_outcome = 'REPLAYED';
-          ELSE
-            SET v_applied = NULL, v_remaining = NULL;
-            IF v_req IS NOT NULL THEN
-              SET v_outcome = 'CHANGE_KEY_REUSED';
-            ELSEIF EXISTS (SELECT 1 FROM mbr m JOIN staff_dc_lim l ON l.mbr_no = m.mbr_no WHERE m.mbr_no = p_mbr_no AND ${ACTIVE_STAFF}) THEN
-              SET v_outcome = 'LIMIT_INSUFFICIENT';
-            ELSE
-              SET v_outcome = 'STAFF_NOT_FOUND';
-            END IF;
-          END IF;
-        END IF;
+${NOT_APPLIED_OUTCOME}        END IF;
 
-        IF p_idem_key IS NOT NULL THEN
-          UPDATE staff_dc_lim_idem
-             SET proc_stat = 'DONE', owner_id = NULL,
-                 resp_status = IF(v_outcome IN ('APPLIED', 'REPLAYED'), 200, 900),
-                 resp_body = JSON_OBJECT('outcome', v_outcome, 'applied', v_applied, 'remaining', v_remaining)
-           WHERE idem_key = p_idem_key AND owner_id = p_owner AND proc_stat = 'PROCESSING';
-          IF ROW_COUNT() = 0 THEN
-            ROLLBACK;
-            SELECT 'LEASE_LOST' AS outcome, NULL AS applied, NULL AS remaining;
-            LEAVE change_proc;
-          END IF;
-        END IF;
-
-        COMMIT;
-        SELECT v_outcome AS outcome, v_applied AS applied, v_remaining AS remaining;
-      END`);
+${RECORD_AND_ANSWER}      END`);
   },
   down: async (knex) => {
     await knex.raw(`DROP PROCEDURE IF EXISTS ${LIMIT_CHANGE_PROCEDURE}`);
