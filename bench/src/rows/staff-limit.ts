@@ -24,7 +24,8 @@ const ACCESS_TOKEN = 'bench-member-access-token';
  */
 const WARMUP_SECONDS = 3;
 
-const platformStamp = () => platformNow('Asia/Seoul');
+const TIME_ZONE = 'Asia/Seoul';
+const platformStamp = (at = new Date()) => platformNow(TIME_ZONE, at);
 
 type Send = (pool: Pool, op: StaffOp) => Promise<boolean>;
 
@@ -51,13 +52,15 @@ const bareUpdate: Send = async (pool, op) => {
  * balance, one transaction), called the way the service calls it, without an Idempotency-Key.
  */
 const bareProcedure: Send = async (pool, op) => {
+  // One instant for both stamps, as the service takes them (history in ms, balance in seconds).
+  const at = new Date();
   const [results] = await pool.query(`CALL ${LIMIT_CHANGE_PROCEDURE}(?, ?, ?, ?, NULL, NULL, NULL, NULL, ?, ?)`, [
     op.mbrNo,
     op.rsrvUseGbCd,
     op.ocurAmt,
     op.ordNo,
-    platformNowMillis('Asia/Seoul'),
-    platformStamp(),
+    platformNowMillis(TIME_ZONE, at),
+    platformStamp(at),
   ]);
   return (results as [{ outcome: string }[]])[0][0]?.outcome === 'APPLIED';
 };
