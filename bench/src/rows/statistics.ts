@@ -75,14 +75,19 @@ interface FirstByteCheck {
 }
 
 /** For a case with a first-byte target: the same request under 8 clients again, timing when each answer starts. */
-async function firstByte(s: Shared, c: StatCase, baseUrl: string): Promise<FirstByteCheck | undefined> {
+async function firstByte(
+  s: Shared,
+  c: StatCase,
+  baseUrl: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<FirstByteCheck | undefined> {
   const target = firstByteTargetOf(c);
   if (target === undefined) return undefined;
   const call = httpCall(c, s.ctx.adminBearer);
   const r = await firstByteUnderLoad({
     url: `${baseUrl}${call.path}`,
     method: call.method,
-    headers: { authorization: call.auth, 'content-type': 'application/json' },
+    headers: { authorization: call.auth, 'content-type': 'application/json', ...extraHeaders },
     ...(call.body !== undefined ? { body: call.body } : {}),
     clients: CLIENTS,
     amount: s.ctx.scale.statRequests,
@@ -209,9 +214,15 @@ async function measureCase(s: Shared, c: StatCase): Promise<BenchRow> {
 
 const warmTarget = (p95: number) => `p95 ≤ ${p95} ms from the answer cache; same answer as computed`;
 
+/** What a browser (the back-office UI) sends: the warm figures are the ones its users see. */
+const BROWSER_ACCEPT_ENCODING = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+const wireText = (wire: { bytes: number; encoding: string }) =>
+  `${wire.bytes < 10_240 ? (wire.bytes / 1024).toFixed(1) : count(Math.round(wire.bytes / 1024))} KB ${wire.encoding === 'identity' ? 'plain' : wire.encoding} to a browser`;
+
 /**
  * The same request to the back-office with the answer cache on, after one request has filled it:
- * the figure of a merchandiser opening a list someone opened since the last build.
+ * the figure of a merchandiser opening a list someone opened since the last build, asked as a
+ * browser asks (long answers come gzipped; fetch unpacks them for the comparison).
  */
 async function measureWarm(s: Shared, c: StatCase): Promise<BenchRow> {
   const { ctx } = s;
@@ -219,34 +230,36 @@ async function measureWarm(s: Shared, c: StatCase): Promise<BenchRow> {
   const send = async (base: string) => {
     const res = await fetch(`${base}${call.path}`, {
       method: call.method,
-      headers: { authorization: call.auth, 'content-type': 'application/json' },
+      headers: { authorization: call.auth, 'content-type': 'application/json', ...BROWSER_ACCEPT_ENCODING },
       ...(call.body !== undefined ? { body: call.body } : {}),
     });
     if (res.status !== 200) throw new Error(`answered ${res.status}`);
-    return await res.json();
+    // The length and encoding on the wire (fetch unpacks the body).
+    const wire = { bytes: Number(res.headers.get('content-length')), encoding: res.headers.get('content-encoding') ?? 'identity' };
+    return { body: (await res.json()) as unknown, wire };
   };
   const computed = await send(s.serviceUrl);
   await send(s.cachingUrl);
   // The write to Redis is not awaited by the first answer.
   await new Promise((r) => setTimeout(r, 200));
   const kept = await send(s.cachingUrl);
-  const same = JSON.stringify(kept) === JSON.stringify(computed);
+  const same = JSON.stringify(kept.body) === JSON.stringify(computed.body);
   const load = {
     url: `${s.cachingUrl}${call.path}`,
     method: call.method,
-    headers: { authorization: call.auth },
+    headers: { authorization: call.auth, ...BROWSER_ACCEPT_ENCODING },
     ...(call.body !== undefined ? { body: call.body } : {}),
     connections: CLIENTS,
     maxSeconds: ctx.scale.caseSeconds,
   };
   const http = await runLoad({ ...load, amount: ctx.scale.statRequests });
   const failed = failures(http);
-  const start = await firstByte(s, c, s.cachingUrl);
+  const start = await firstByte(s, c, s.cachingUrl, BROWSER_ACCEPT_ENCODING);
   const target = p95TargetOf(c);
   return measuredRow({
     section: 'statistics',
     hotPath: `${caseTitle(c)} · warm`,
-    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req), answer cache${start?.text ?? ''}`,
+    measured: `p50 ${ms(http.latency.p50)} / p95 ${ms(http.latency.p95)} (${http.latency.count} req), answer cache, ${wireText(kept.wire)}${start?.text ?? ''}`,
     reference: 'the cold row above (no cache)',
     ratio: '—',
     target: warmTarget(target),
@@ -268,6 +281,8 @@ async function measureWarm(s: Shared, c: StatCase): Promise<BenchRow> {
       p95Ms: round(http.latency.p95),
       p99Ms: round(http.latency.p99),
       ...start?.figures,
+      wireBytes: kept.wire.bytes,
+      wireEncoding: kept.wire.encoding,
       sameAsComputed: same,
     },
   });

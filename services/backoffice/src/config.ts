@@ -55,6 +55,12 @@ export const backofficeConfigSchema = {
     description:
       'how long an aggregate-list answer (category, TOP-N, payment method, goods, supplier) is kept in Redis; a build of one of its days replaces it at once, the time bounds renamed masters; 0 = off',
   }),
+  STATISTICS_GZIP_MIN_BYTES: Type.Integer({
+    minimum: 0,
+    default: 16384,
+    description:
+      'a kept aggregate-list answer of at least this many bytes of JSON is also kept gzipped, and sent so to callers whose Accept-Encoding takes gzip (browsers)',
+  }),
 };
 
 function checkOrigins(c: { CORS_ORIGINS: string }): string[] {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import type { ListKind } from '@bo/aggregates';
 import type { Knex } from '@bo/db';
@@ -15,10 +17,23 @@ import type { DayRange } from './model.ts';
  * most, so a renamed master shows within that time. Redis down or slow: the answer is computed.
  * Identical requests that miss together (every request right after a build) share one
  * computation (`SharedReads`: each from a read started after it arrived), not one each.
+ * An answer of `gzipMinBytes` or more is also kept gzipped, for callers that accept gzip (every
+ * browser): a goods list without a filter is ~6 MB of JSON and ~0.7 MB gzipped, compressed once
+ * per build instead of once per request.
  */
 export interface AnswerCache {
-  /** The answer as JSON text (kept, or computed and kept), or as computed when there is no cache. */
-  answer<T>(kind: ListKind, operationId: string, query: object, range: DayRange, compute: () => Promise<T>): Promise<Answer<T>>;
+  /**
+   * The answer as JSON text (kept, or computed and kept), or as computed when there is no cache;
+   * with `gzip`, the gzipped form where there is one.
+   */
+  answer<T>(
+    kind: ListKind,
+    operationId: string,
+    query: object,
+    range: DayRange,
+    compute: () => Promise<T>,
+    accepts?: { gzip: boolean },
+  ): Promise<Answer<T>>;
 }
 
 /**
@@ -29,16 +44,22 @@ export interface AnswerCache {
  */
 export interface KeptAnswer {
   bytes: number;
+  /** The pieces are the gzip of the JSON (sent with `Content-Encoding: gzip`). */
+  gzipped: boolean;
   pieces(): AsyncIterable<Buffer>;
 }
 
-/** Sent as is: a kept answer is not parsed and written again (a goods list is megabytes). */
-export type Answer<T> = { json: string } | { value: T } | { kept: KeptAnswer };
+/**
+ * Sent as is: a kept answer is not parsed and written again (a goods list is megabytes). A
+ * computed one carries its gzip when the caller accepts gzip and the JSON is large enough.
+ */
+export type Answer<T> = { json: string; gzipped?: Buffer } | { value: T } | { kept: KeptAnswer };
 
 /** Bytes read from Redis per piece of a kept answer (small answers are one piece). */
 export const KEPT_PIECE_BYTES = 256 * 1024;
 /** An entry closer than this to its expiry is computed again rather than read piece by piece. */
 const KEPT_MIN_TTL_MS = 5_000;
+const gzipped = promisify(gzip);
 
 /** The request as a stable string: defined fields in name order. */
 const requestKey = (operationId: string, query: object): string => {
@@ -53,18 +74,30 @@ const requestKey = (operationId: string, query: object): string => {
 /** No cache: every answer computed. */
 export const NO_ANSWER_CACHE: AnswerCache = { answer: async (_kind, _op, _query, _range, compute) => ({ value: await compute() }) };
 
-/** The kept entry `key` as pieces of `pieceBytes`, when it exists with enough life left. */
-async function keptAnswer(redis: Redis, key: string, pieceBytes: number): Promise<KeptAnswer | undefined> {
-  const replies = (await redis.multi().strlen(key).pttl(key).exec()) ?? [];
-  const [bytes, ttlMs] = replies.map(([err, value]) => (err ? 0 : Number(value)));
-  if (!bytes || (ttlMs ?? 0) < KEPT_MIN_TTL_MS) return undefined;
+/** Where the gzipped form of the answer kept at `key` is kept. */
+const gzipKey = (key: string) => `${key}:gzip`;
+
+/**
+ * The kept entry `key` as pieces of `pieceBytes`, when it exists with enough life left; with
+ * `gzip`, its gzipped form when that is kept (an answer too short to be gzipped has none).
+ */
+async function keptAnswer(redis: Redis, key: string, pieceBytes: number, gzip: boolean): Promise<KeptAnswer | undefined> {
+  const candidates = gzip ? [gzipKey(key), key] : [key];
+  const read = redis.multi();
+  for (const k of candidates) read.strlen(k).pttl(k);
+  const replies = ((await read.exec()) ?? []).map(([err, value]) => (err ? 0 : Number(value)));
+  const found = candidates.findIndex((_, i) => replies[2 * i]! > 0 && replies[2 * i + 1]! >= KEPT_MIN_TTL_MS);
+  if (found < 0) return undefined;
+  const entry = candidates[found]!;
+  const bytes = replies[2 * found]!;
   return {
     bytes,
+    gzipped: entry !== key,
     async *pieces() {
       for (let from = 0; from < bytes; from += pieceBytes) {
         const to = Math.min(from + pieceBytes, bytes);
-        const piece = await redis.getrangeBuffer(key, from, to - 1);
-        if (piece.length !== to - from) throw new Error(`kept answer ${key} ended at byte ${from + piece.length} of ${bytes}`);
+        const piece = await redis.getrangeBuffer(entry, from, to - 1);
+        if (piece.length !== to - from) throw new Error(`kept answer ${entry} ended at byte ${from + piece.length} of ${bytes}`);
         yield piece;
       }
     },
@@ -77,25 +110,33 @@ export function redisAnswerCache(opts: {
   prefix: string;
   ttlSeconds: number;
   logger: Logger;
+  /** JSON shorter than this is kept and sent as it is (STATISTICS_GZIP_MIN_BYTES). */
+  gzipMinBytes: number;
   pieceBytes?: number;
 }): AnswerCache {
-  const { knex, redis, prefix, ttlSeconds, logger, pieceBytes = KEPT_PIECE_BYTES } = opts;
-  const misses = new SharedReads<string>();
+  const { knex, redis, prefix, ttlSeconds, logger, gzipMinBytes, pieceBytes = KEPT_PIECE_BYTES } = opts;
+  const misses = new SharedReads<{ json: string; gzipped?: Buffer }>();
   return {
-    async answer(kind, operationId, query, range, compute) {
+    async answer(kind, operationId, query, range, compute, accepts = { gzip: false }) {
       const version = await listBuildVersion(knex, kind, range);
       const key = `${prefix}:stat-answer:${operationId}:${requestKey(operationId, query)}:${version}`;
-      const kept = await keptAnswer(redis, key, pieceBytes).catch((err: Error) => {
+      const kept = await keptAnswer(redis, key, pieceBytes, accepts.gzip).catch((err: Error) => {
         logger.debug('answer cache read failed', { message: err.message });
         return undefined;
       });
       if (kept) return { kept };
-      const json = await misses.run(key, async () => JSON.stringify(await compute()));
-      // Not awaited: the answer does not wait for Redis.
-      redis.set(key, json, 'EX', ttlSeconds).catch((err: Error) => {
+      // Computed and, when long, gzipped once for every request that shares the miss.
+      const computed = await misses.run(key, async () => {
+        const json = JSON.stringify(await compute());
+        return Buffer.byteLength(json) >= gzipMinBytes ? { json, gzipped: await gzipped(json) } : { json };
+      });
+      // Both forms in one round trip. Not awaited: the answer does not wait for Redis.
+      const write = redis.multi().set(key, computed.json, 'EX', ttlSeconds);
+      if (computed.gzipped) write.set(gzipKey(key), computed.gzipped, 'EX', ttlSeconds);
+      write.exec().catch((err: Error) => {
         logger.debug('answer cache write failed', { message: err.message });
       });
-      return { json };
+      return accepts.gzip ? computed : { json: computed.json };
     },
   };
 }

@@ -36,6 +36,7 @@ const list = <R>(payloads: R[]) => ({ totalCount: payloads.length, payloads });
  */
 async function sendKept(res: Response, kept: KeptAnswer, logger: Logger): Promise<void> {
   res.type('json').setHeader('Content-Length', String(kept.bytes));
+  if (kept.gzipped) res.setHeader('Content-Encoding', 'gzip');
   try {
     await pipeline(Readable.from(kept.pieces()), res);
   } catch (err) {
@@ -56,12 +57,14 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
           redis: deps.redis,
           prefix: config.REDIS_PREFIX,
           ttlSeconds: config.STATISTICS_ANSWER_CACHE_SECONDS,
+          gzipMinBytes: config.STATISTICS_GZIP_MIN_BYTES,
           logger: deps.logger,
         })
       : NO_ANSWER_CACHE;
   /**
    * An aggregate list's answer through the cache (answer-cache.ts); the query is the scoped one.
-   * JSON text is written here (what `res.json` would write); a value is left to the operation.
+   * JSON text is written here (what `res.json` would write), gzipped for a caller that accepts
+   * it when the cache has a gzipped form; a value is left to the operation.
    */
   const cached = async <Q extends { startDate: string; endDate: string }, T>(
     res: Response,
@@ -70,10 +73,14 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
     q: Q,
     compute: (q: Q) => Promise<T>,
   ): Promise<T | undefined> => {
-    const answer = await cache.answer(kind, operationId, q, requestedDays(q.startDate, q.endDate), () => compute(q));
+    const gzip = res.req.acceptsEncodings('gzip') === 'gzip';
+    const answer = await cache.answer(kind, operationId, q, requestedDays(q.startDate, q.endDate), () => compute(q), { gzip });
     if ('value' in answer) return answer.value;
-    if ('json' in answer) res.type('json').send(answer.json);
-    else await sendKept(res, answer.kept, deps.logger);
+    // The body depends on Accept-Encoding whichever form this one is.
+    res.vary('Accept-Encoding');
+    if ('kept' in answer) await sendKept(res, answer.kept, deps.logger);
+    else if (answer.gzipped) res.type('json').setHeader('Content-Encoding', 'gzip').send(answer.gzipped);
+    else res.type('json').send(answer.json);
     return undefined;
   };
 

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
@@ -29,9 +32,15 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
   let a: Arranged;
   const prefix = `t_answers_${randomBytes(4).toString('hex')}`;
 
-  const app = (client: Redis, topN = 10): Express =>
+  const app = (client: Redis, topN = 10, gzipMinBytes = 16384): Express =>
     createBackofficeApp({
-      config: loadBackofficeConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, REDIS_PREFIX: prefix, STATISTICS_TOP_N: String(topN) }),
+      config: loadBackofficeConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET: TEST_JWT_SECRET,
+        REDIS_PREFIX: prefix,
+        STATISTICS_TOP_N: String(topN),
+        STATISTICS_GZIP_MIN_BYTES: String(gzipMinBytes),
+      }),
       logger: testLogger(),
       knex: db.knex,
       redis: client,
@@ -183,7 +192,15 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
     const piecesPrefix = `${prefix}_pieces`;
     const range = { fromDay: RANGE.startDate, toDay: '2026-02-04' };
     const cache = (pieceBytes: number) =>
-      redisAnswerCache({ knex: db.knex, redis, prefix: piecesPrefix, ttlSeconds: 60, logger: testLogger(), pieceBytes });
+      redisAnswerCache({
+        knex: db.knex,
+        redis,
+        prefix: piecesPrefix,
+        ttlSeconds: 60,
+        logger: testLogger(),
+        gzipMinBytes: 16384,
+        pieceBytes,
+      });
     const collect = async (kept: KeptAnswer) => {
       const pieces: Buffer[] = [];
       for await (const p of kept.pieces()) pieces.push(p);
@@ -246,6 +263,124 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
       expect(second.headers['content-length']).to.equal(String(Buffer.byteLength(second.text)));
       expect(second.headers['content-type']).to.match(/^application\/json/);
       expect(second.text).to.equal(first.text);
+    });
+  });
+
+  describe('gzipped answers for callers that accept gzip', () => {
+    const gzipPrefix = `${prefix}_gzip`;
+    const range = { fromDay: RANGE.startDate, toDay: '2026-02-04' };
+    const GZIP_MIN_BYTES = 16384;
+    const cache = () =>
+      redisAnswerCache({
+        knex: db.knex,
+        redis,
+        prefix: gzipPrefix,
+        ttlSeconds: 60,
+        logger: testLogger(),
+        gzipMinBytes: GZIP_MIN_BYTES,
+        pieceBytes: 4096,
+      });
+    const rowsOf = (n: number) => ({ payloads: Array.from({ length: n }, (_, i) => ({ goodsNm: `상품 ${i} 블루 😀`, ordAmt: i * 1000 })) });
+    const bodyOf = async (kept: KeptAnswer) => {
+      const pieces: Buffer[] = [];
+      for await (const p of kept.pieces()) pieces.push(p);
+      return Buffer.concat(pieces);
+    };
+    /** The answer once it is kept (the write is not awaited by the computed one). */
+    const keptAnswer = async (c: ReturnType<typeof cache>, query: object, gzip: boolean) => {
+      for (let i = 0; i < 50; i++) {
+        const again = await c.answer('goods', 'gzip', query, range, () => Promise.reject(new Error('computed again')), { gzip });
+        if ('kept' in again) return again.kept;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error('never kept');
+    };
+    afterEach(async () => {
+      const keys = await redis.keys(`${gzipPrefix}:*`);
+      if (keys.length) await redis.del(...keys);
+    });
+
+    it('when a long answer is asked with and without gzip, then the gzip form unpacks to the very JSON and the plain form is that JSON', async () => {
+      const c = cache();
+      const value = rowsOf(600);
+      const json = JSON.stringify(value);
+      expect(Buffer.byteLength(json)).to.be.at.least(GZIP_MIN_BYTES);
+      const first = await c.answer('goods', 'gzip', { n: 1 }, range, () => Promise.resolve(value), { gzip: true });
+      if (!('json' in first) || !first.gzipped) return expect.fail(`computed without its gzip: ${JSON.stringify(Object.keys(first))}`);
+      expect(first.json).to.equal(json);
+      expect(gunzipSync(first.gzipped).toString('utf8')).to.equal(json);
+      expect(first.gzipped.length, 'gzip is shorter').to.be.below(Buffer.byteLength(json) / 3);
+
+      const zipped = await keptAnswer(c, { n: 1 }, true);
+      expect(zipped.gzipped).to.equal(true);
+      const zippedBody = await bodyOf(zipped);
+      expect(zipped.bytes).to.equal(zippedBody.length);
+      expect(gunzipSync(zippedBody).toString('utf8')).to.equal(json);
+
+      const plain = await keptAnswer(c, { n: 1 }, false);
+      expect(plain.gzipped).to.equal(false);
+      expect((await bodyOf(plain)).toString('utf8')).to.equal(json);
+    });
+
+    it('when a short answer is asked with gzip, then it is computed and kept as plain JSON only', async () => {
+      const c = cache();
+      const value = rowsOf(3);
+      const first = await c.answer('goods', 'gzip', { n: 2 }, range, () => Promise.resolve(value), { gzip: true });
+      expect(first).to.deep.equal({ json: JSON.stringify(value) });
+      const kept = await keptAnswer(c, { n: 2 }, true);
+      expect(kept.gzipped).to.equal(false);
+      expect((await bodyOf(kept)).toString('utf8')).to.equal(JSON.stringify(value));
+      expect(await redis.keys(`${gzipPrefix}:*:gzip`)).to.have.lengthOf(0);
+    });
+
+    it('when the goods list is asked over HTTP with and without Accept-Encoding, then gzip goes only to callers that accept it and every body is the recomputation', async () => {
+      // The arranged data's goods list is a few kilobytes (36 goods): this copy gzips from 2 KB.
+      const server: Server = app(redis, 10, 2048).listen(0);
+      await once(server, 'listening');
+      const raw = (acceptEncoding?: string) =>
+        new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+          const query = new URLSearchParams({ ...RANGE, startDate: '2026-01-26', endDate: '2026-02-05' });
+          const req = httpRequest(
+            {
+              port: (server.address() as AddressInfo).port,
+              path: `${GOODS}?${query}`,
+              headers: { authorization: ADMIN_AUTH, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
+            },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            },
+          );
+          req.on('error', reject).end();
+        });
+      try {
+        const builtRows = (await db.knex('agg_built_day').distinct('agrt_dt').where({ kind: 'goods' })) as { agrt_dt: string }[];
+        const expected = goodsRows(a, { agrtGb: '01', from: '2026-01-26', to: '2026-02-05', built: builtRows.map((r) => r.agrt_dt) });
+        const expectedJson = JSON.stringify({ totalCount: expected.length, payloads: expected });
+        expect(Buffer.byteLength(expectedJson), 'the list is long enough to be gzipped').to.be.at.least(2048);
+
+        const computed = await raw('gzip, deflate, br');
+        await new Promise((r) => setTimeout(r, 200));
+        const kept = await raw('gzip, deflate, br');
+        for (const [label, res] of [
+          ['computed', computed],
+          ['kept', kept],
+        ] as const) {
+          expect(res.headers['content-encoding'], label).to.equal('gzip');
+          expect(res.headers.vary, label).to.match(/Accept-Encoding/i);
+          expect(res.headers['content-length'], label).to.equal(String(res.body.length));
+          expect(JSON.parse(gunzipSync(res.body).toString('utf8')), label).to.deep.equal(JSON.parse(expectedJson));
+        }
+        for (const acceptEncoding of [undefined, 'gzip;q=0', 'br', 'identity']) {
+          const plain = await raw(acceptEncoding);
+          expect(plain.headers['content-encoding'], String(acceptEncoding)).to.equal(undefined);
+          expect(plain.headers.vary, String(acceptEncoding)).to.match(/Accept-Encoding/i);
+          expect(JSON.parse(plain.body.toString('utf8')), String(acceptEncoding)).to.deep.equal(JSON.parse(expectedJson));
+        }
+      } finally {
+        server.close();
+      }
     });
   });
 
