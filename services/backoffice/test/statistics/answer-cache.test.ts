@@ -343,7 +343,7 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
           const req = httpRequest(
             {
               port: (server.address() as AddressInfo).port,
-              path: `${GOODS}?${query}`,
+              path: `${GOODS}?${query.toString()}`,
               headers: { authorization: ADMIN_AUTH, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
             },
             (res) => {
