@@ -236,7 +236,7 @@ async function measureWarm(s: Shared, c: StatCase): Promise<BenchRow> {
     if (res.status !== 200) throw new Error(`answered ${res.status}`);
     // The length and encoding on the wire (fetch unpacks the body).
     const wire = { bytes: Number(res.headers.get('content-length')), encoding: res.headers.get('content-encoding') ?? 'identity' };
-    return { body: (await res.json()), wire };
+    return { body: await res.json(), wire };
   };
   const computed = await send(s.serviceUrl);
   await send(s.cachingUrl);
