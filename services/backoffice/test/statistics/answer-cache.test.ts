@@ -16,7 +16,7 @@ import { createBackofficeApp, loadBackofficeConfig } from '../../src/index.ts';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged } from './helpers/arranged-data.ts';
 import { categoryRows, days, goodsRows } from './helpers/expected.ts';
 import { ADMIN_AUTH, BO, statisticsDatabase } from './helpers/statistics-app.ts';
-import { KEPT_PIECE_BYTES, redisAnswerCache, type KeptAnswer } from '../../src/statistics/answer-cache.ts';
+import { KEPT_PIECE_BYTES, redisAnswerCache, type AnswerCache, type KeptAnswer } from '../../src/statistics/answer-cache.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const CATEGORY = `${BO}/v1/statistics/categoryStatus/getCategoryStatusList`;
@@ -47,6 +47,22 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
     });
   const get = (on: Express, path: string) => request(on).get(path).query(RANGE).set('Authorization', ADMIN_AUTH);
   const cachedKeys = () => redis.keys(`${prefix}:stat-answer:*`);
+  /** Days of the direct cache tests' keys (their answers come from `compute`, not the database). */
+  const keptRange = { fromDay: RANGE.startDate, toDay: '2026-02-04' };
+  /** The answer to `query` once it is kept (the write is not awaited by the computed one). */
+  const untilKept = async (c: AnswerCache, operationId: string, query: object, gzip = false): Promise<KeptAnswer> => {
+    for (let i = 0; i < 50; i++) {
+      const again = await c.answer('goods', operationId, query, keptRange, () => Promise.reject(new Error('computed again')), { gzip });
+      if ('kept' in again) return again.kept;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('never kept');
+  };
+  const piecesOf = async (kept: KeptAnswer) => {
+    const pieces: Buffer[] = [];
+    for await (const p of kept.pieces()) pieces.push(p);
+    return pieces;
+  };
 
   before(async () => {
     db = await statisticsDatabase('stats_answers');
@@ -190,7 +206,6 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
 
   describe('kept answers read piece by piece', () => {
     const piecesPrefix = `${prefix}_pieces`;
-    const range = { fromDay: RANGE.startDate, toDay: '2026-02-04' };
     const cache = (pieceBytes: number) =>
       redisAnswerCache({
         knex: db.knex,
@@ -201,22 +216,12 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
         gzipMinBytes: 16384,
         pieceBytes,
       });
-    const collect = async (kept: KeptAnswer) => {
-      const pieces: Buffer[] = [];
-      for await (const p of kept.pieces()) pieces.push(p);
-      return pieces;
-    };
     // Korean text: a piece boundary falls inside a character's bytes.
     const value = { payloads: Array.from({ length: 40 }, (_, i) => ({ goodsNm: `상품 ${i} 😀`, ordAmt: i * 1000 })) };
     const kept = async (c: ReturnType<typeof cache>, query: object) => {
-      const first = await c.answer('goods', 'pieces', query, range, () => Promise.resolve(value));
+      const first = await c.answer('goods', 'pieces', query, keptRange, () => Promise.resolve(value));
       expect(first, 'the first answer is computed').to.have.property('json');
-      for (let i = 0; i < 50; i++) {
-        const again = await c.answer('goods', 'pieces', query, range, () => Promise.reject(new Error('computed again')));
-        if ('kept' in again) return { json: (first as { json: string }).json, kept: again.kept };
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error('never kept');
+      return { json: (first as { json: string }).json, kept: await untilKept(c, 'pieces', query) };
     };
     afterEach(async () => {
       const keys = await redis.keys(`${piecesPrefix}:*`);
@@ -225,7 +230,7 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
 
     it('when a kept answer is longer than a piece, then its pieces are the computed JSON byte for byte', async () => {
       const { json, kept: answer } = await kept(cache(7), { n: 1 });
-      const pieces = await collect(answer);
+      const pieces = await piecesOf(answer);
       expect(answer.bytes).to.equal(Buffer.byteLength(json));
       expect(pieces.length).to.equal(Math.ceil(answer.bytes / 7));
       expect(Buffer.concat(pieces).toString('utf8')).to.equal(json);
@@ -249,7 +254,7 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
       const [key] = await redis.keys(`${piecesPrefix}:*`);
       await redis.pexpire(key!, 3000);
       let computed = 0;
-      const answer = await c.answer('goods', 'pieces', { n: 3 }, range, () => Promise.resolve((computed++, value)));
+      const answer = await c.answer('goods', 'pieces', { n: 3 }, keptRange, () => Promise.resolve((computed++, value)));
       expect(computed).to.equal(1);
       expect(answer).to.deep.equal({ json });
     });
@@ -268,7 +273,6 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
 
   describe('gzipped answers for callers that accept gzip', () => {
     const gzipPrefix = `${prefix}_gzip`;
-    const range = { fromDay: RANGE.startDate, toDay: '2026-02-04' };
     const GZIP_MIN_BYTES = 16384;
     const cache = () =>
       redisAnswerCache({
@@ -281,20 +285,7 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
         pieceBytes: 4096,
       });
     const rowsOf = (n: number) => ({ payloads: Array.from({ length: n }, (_, i) => ({ goodsNm: `상품 ${i} 블루 😀`, ordAmt: i * 1000 })) });
-    const bodyOf = async (kept: KeptAnswer) => {
-      const pieces: Buffer[] = [];
-      for await (const p of kept.pieces()) pieces.push(p);
-      return Buffer.concat(pieces);
-    };
-    /** The answer once it is kept (the write is not awaited by the computed one). */
-    const keptAnswer = async (c: ReturnType<typeof cache>, query: object, gzip: boolean) => {
-      for (let i = 0; i < 50; i++) {
-        const again = await c.answer('goods', 'gzip', query, range, () => Promise.reject(new Error('computed again')), { gzip });
-        if ('kept' in again) return again.kept;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error('never kept');
-    };
+    const bodyOf = async (kept: KeptAnswer) => Buffer.concat(await piecesOf(kept));
     afterEach(async () => {
       const keys = await redis.keys(`${gzipPrefix}:*`);
       if (keys.length) await redis.del(...keys);
@@ -305,19 +296,19 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
       const value = rowsOf(600);
       const json = JSON.stringify(value);
       expect(Buffer.byteLength(json)).to.be.at.least(GZIP_MIN_BYTES);
-      const first = await c.answer('goods', 'gzip', { n: 1 }, range, () => Promise.resolve(value), { gzip: true });
+      const first = await c.answer('goods', 'gzip', { n: 1 }, keptRange, () => Promise.resolve(value), { gzip: true });
       if (!('json' in first) || !first.gzipped) return expect.fail(`computed without its gzip: ${JSON.stringify(Object.keys(first))}`);
       expect(first.json).to.equal(json);
       expect(gunzipSync(first.gzipped).toString('utf8')).to.equal(json);
       expect(first.gzipped.length, 'gzip is shorter').to.be.below(Buffer.byteLength(json) / 3);
 
-      const zipped = await keptAnswer(c, { n: 1 }, true);
+      const zipped = await untilKept(c, 'gzip', { n: 1 }, true);
       expect(zipped.gzipped).to.equal(true);
       const zippedBody = await bodyOf(zipped);
       expect(zipped.bytes).to.equal(zippedBody.length);
       expect(gunzipSync(zippedBody).toString('utf8')).to.equal(json);
 
-      const plain = await keptAnswer(c, { n: 1 }, false);
+      const plain = await untilKept(c, 'gzip', { n: 1 });
       expect(plain.gzipped).to.equal(false);
       expect((await bodyOf(plain)).toString('utf8')).to.equal(json);
     });
@@ -325,9 +316,9 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
     it('when a short answer is asked with gzip, then it is computed and kept as plain JSON only', async () => {
       const c = cache();
       const value = rowsOf(3);
-      const first = await c.answer('goods', 'gzip', { n: 2 }, range, () => Promise.resolve(value), { gzip: true });
+      const first = await c.answer('goods', 'gzip', { n: 2 }, keptRange, () => Promise.resolve(value), { gzip: true });
       expect(first).to.deep.equal({ json: JSON.stringify(value) });
-      const kept = await keptAnswer(c, { n: 2 }, true);
+      const kept = await untilKept(c, 'gzip', { n: 2 }, true);
       expect(kept.gzipped).to.equal(false);
       expect((await bodyOf(kept)).toString('utf8')).to.equal(JSON.stringify(value));
       expect(await redis.keys(`${gzipPrefix}:*:gzip`)).to.have.lengthOf(0);
