@@ -53,13 +53,14 @@ export interface KeptAnswer {
  * Sent as is: a kept answer is not parsed and written again (a goods list is megabytes). A
  * computed one carries its gzip when the caller accepts gzip and the JSON is large enough.
  */
-export type Answer<T> = { json: string; gzipped?: Buffer } | { value: T } | { kept: KeptAnswer };
+export type Answer<T> = ComputedAnswer | { value: T } | { kept: KeptAnswer };
+type ComputedAnswer = { json: string; gzipped?: Buffer };
 
 /** Bytes read from Redis per piece of a kept answer (small answers are one piece). */
 export const KEPT_PIECE_BYTES = 256 * 1024;
 /** An entry closer than this to its expiry is computed again rather than read piece by piece. */
 const KEPT_MIN_TTL_MS = 5_000;
-const gzipped = promisify(gzip);
+const gzipAsync = promisify(gzip);
 
 /** The request as a stable string: defined fields in name order. */
 const requestKey = (operationId: string, query: object): string => {
@@ -115,7 +116,7 @@ export function redisAnswerCache(opts: {
   pieceBytes?: number;
 }): AnswerCache {
   const { knex, redis, prefix, ttlSeconds, logger, gzipMinBytes, pieceBytes = KEPT_PIECE_BYTES } = opts;
-  const misses = new SharedReads<{ json: string; gzipped?: Buffer }>();
+  const misses = new SharedReads<ComputedAnswer>();
   return {
     async answer(kind, operationId, query, range, compute, accepts = { gzip: false }) {
       const version = await listBuildVersion(knex, kind, range);
@@ -128,7 +129,7 @@ export function redisAnswerCache(opts: {
       // Computed and, when long, gzipped once for every request that shares the miss.
       const computed = await misses.run(key, async () => {
         const json = JSON.stringify(await compute());
-        return Buffer.byteLength(json) >= gzipMinBytes ? { json, gzipped: await gzipped(json) } : { json };
+        return Buffer.byteLength(json) >= gzipMinBytes ? { json, gzipped: await gzipAsync(json) } : { json };
       });
       // Both forms in one round trip. Not awaited: the answer does not wait for Redis.
       const write = redis.multi().set(key, computed.json, 'EX', ttlSeconds);

@@ -36,7 +36,6 @@ const list = <R>(payloads: R[]) => ({ totalCount: payloads.length, payloads });
  */
 async function sendKept(res: Response, kept: KeptAnswer, logger: Logger): Promise<void> {
   res.type('json').setHeader('Content-Length', String(kept.bytes));
-  if (kept.gzipped) res.setHeader('Content-Encoding', 'gzip');
   try {
     await pipeline(Readable.from(kept.pieces()), res);
   } catch (err) {
@@ -78,9 +77,9 @@ export function mountStatisticsRoutes(router: Router, deps: BackofficeDeps): voi
     if ('value' in answer) return answer.value;
     // The body depends on Accept-Encoding whichever form this one is.
     res.vary('Accept-Encoding');
+    if ('kept' in answer ? answer.kept.gzipped : answer.gzipped) res.setHeader('Content-Encoding', 'gzip');
     if ('kept' in answer) await sendKept(res, answer.kept, deps.logger);
-    else if (answer.gzipped) res.type('json').setHeader('Content-Encoding', 'gzip').send(answer.gzipped);
-    else res.type('json').send(answer.json);
+    else res.type('json').send(answer.gzipped ?? answer.json);
     return undefined;
   };
 
