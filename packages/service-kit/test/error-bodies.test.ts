@@ -35,6 +35,11 @@ const app = kitApp({
     r.get('/forbidden', () => {
       throw new AppError('FORBIDDEN');
     });
+    // What a kept gzipped list answer does when its entry is gone before its first byte is sent.
+    r.get('/gzip-then-fail', (_req, res) => {
+      res.setHeader('Content-Encoding', 'gzip');
+      throw new AppError('FORBIDDEN');
+    });
     r.get('/boom', () => {
       throw new Error('connect ECONNREFUSED db-internal:3306 password=hunter2');
     });
@@ -147,6 +152,13 @@ describe('error bodies', () => {
   it('when the caller is not allowed, then 403 (not 900) with the ErrorCode body', async () => {
     const res = await request(app).get(`${PREFIX}/forbidden`);
     expect(res.status).to.equal(403);
+    expect(res.body).to.deep.equal({ code: '1201', message: 'You may not access this resource', httpStatus: 403, isProcess: false });
+  });
+
+  it('when a route had announced a gzipped body and fails before sending it, then the error body goes plain, without that Content-Encoding', async () => {
+    const res = await request(app).get(`${PREFIX}/gzip-then-fail`);
+    expect(res.status).to.equal(403);
+    expect(res.headers['content-encoding']).to.equal(undefined);
     expect(res.body).to.deep.equal({ code: '1201', message: 'You may not access this resource', httpStatus: 403, isProcess: false });
   });
 

@@ -117,6 +117,9 @@ export function sendError(res: Response, appError: AppError): void {
     ...(appError.errors ? { errors: appError.errors } : {}),
   };
   const status = appError.declared ? DECLARED_FAILURE_STATUS : appError.httpStatus;
+  // A handler that failed before its body (a kept gzipped answer gone from Redis) may have
+  // announced its encoding; the error body is plain JSON.
+  res.removeHeader('Content-Encoding');
   if (appError.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
   if (res.locals[ENVELOPE_LOCAL]) {
     const envelope: EnvelopeOf<null> = {
