@@ -8,9 +8,12 @@
 #   bash scripts/mysql-from-debian.sh            # download (once) and start on 127.0.0.1:33806
 #   TEST_DATABASE_URL=mysql://root@127.0.0.1:33806/ pnpm test services/member
 #   bash scripts/mysql-from-debian.sh stop
+#
+# The last line printed is always `listening on 127.0.0.1:<port>` (pnpm test reads it). Without
+# MYSQL_TEST_PORT the port is 33806, or the next free one when something else holds it (another
+# checkout's server left running); with MYSQL_TEST_PORT it is that port or a clear failure.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)/.cache/mysql"
-PORT="${MYSQL_TEST_PORT:-33806}"
 LIB="$ROOT/root/usr/lib/x86_64-linux-gnu"
 MYSQLD=("$LIB/ld-linux-x86-64.so.2" --library-path "$LIB" "$ROOT/root/usr/sbin/mysqld")
 
@@ -25,8 +28,31 @@ if [ "${1:-}" = stop ]; then
   exit 0
 fi
 if running; then
-  echo "already running (pid $(cat "$ROOT/run/mysqld.pid")) on 127.0.0.1:$PORT"
+  echo "already running (pid $(cat "$ROOT/run/mysqld.pid"))"
+  if [ -n "${MYSQL_TEST_PORT:-}" ] && [ "$MYSQL_TEST_PORT" != "$(cat "$ROOT/run/port")" ]; then
+    echo "it listens on $(cat "$ROOT/run/port"), not MYSQL_TEST_PORT=$MYSQL_TEST_PORT; stop it first" >&2
+    exit 1
+  fi
+  echo "listening on 127.0.0.1:$(cat "$ROOT/run/port")"
   exit 0
+fi
+
+# Something accepts connections on the port (bash's /dev/tcp connects or fails at once on loopback).
+taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+holder() { ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'users:.*' || echo "a process ss cannot name"; }
+if [ -n "${MYSQL_TEST_PORT:-}" ]; then
+  PORT="$MYSQL_TEST_PORT"
+  if taken "$PORT"; then
+    echo "port $PORT (MYSQL_TEST_PORT) is in use by $(holder "$PORT"); stop that server or choose another port" >&2
+    exit 1
+  fi
+else
+  PORT=33806
+  while taken "$PORT"; do
+    echo "port $PORT is in use by $(holder "$PORT") (another checkout's server?); trying $((PORT + 1))"
+    PORT=$((PORT + 1))
+    [ "$PORT" -lt 33906 ] || { echo "no free port in 33806-33905" >&2; exit 1; }
+  done
 fi
 
 if [ ! -x "$ROOT/root/usr/sbin/mysqld" ]; then
@@ -43,6 +69,7 @@ if [ ! -x "$ROOT/root/usr/sbin/mysqld" ]; then
 fi
 
 mkdir -p "$ROOT/run"
+echo "$PORT" >"$ROOT/run/port"
 if [ ! -d "$ROOT/data/mysql" ]; then
   "${MYSQLD[@]}" --no-defaults --initialize-insecure --datadir="$ROOT/data" --basedir="$ROOT/root/usr" \
     --lc-messages-dir="$ROOT/root/usr/share/mysql" --user="$(id -un)" >"$ROOT/run/init.log" 2>&1

@@ -171,7 +171,9 @@ else if (process.argv.length <= 2) {
     failed += 1;
     failedParts.push('MySQL server (scripts/mysql-from-debian.sh)');
   } else {
-    const env = { TEST_DATABASE_URL: `mysql://root@127.0.0.1:${process.env.MYSQL_TEST_PORT ?? '33806'}/` };
+    // The script's last line names the port it chose (33806 unless that one was taken).
+    const port = [...started.text.matchAll(/listening on 127\.0\.0\.1:(\d+)/g)].at(-1)?.[1] ?? '33806';
+    const env = { TEST_DATABASE_URL: `mysql://root@127.0.0.1:${port}/` };
     for (const dir of DATABASE_PACKAGES) await runPackage(dir, 'all', `${dir} on MySQL`, env);
     await run('bash', [mysqlScript, 'stop'], root);
   }
