@@ -5,7 +5,7 @@
  * The processes' JSON logs go to `.logs/<process>.log` (or to the terminal with `--verbose`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
@@ -216,6 +216,36 @@ async function stopAll(code: number): Promise<never> {
 }
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
+
+/**
+ * The launchers between the shell and this script (pnpm, the sh it runs scripts in, tsx), read
+ * from /proc. pnpm does not pass a SIGTERM on to its script (`kill <pnpm>`, `timeout pnpm start`):
+ * it just ends, and the services would keep running without anyone to stop them.
+ */
+function launchers(): number[] {
+  const chain: number[] = [];
+  for (let pid = process.ppid; pid > 1 && chain.length < 6;) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      break; // not Linux, or gone already
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (!['node', 'sh', 'pnpm', 'tsx', 'npm'].includes(comm)) break;
+    chain.push(pid);
+    pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return chain;
+}
+const alive = (pid: number) => existsSync(`/proc/${pid}`);
+const launchedBy = launchers();
+setInterval(() => {
+  if (!stopping && !launchedBy.every(alive)) {
+    console.log('\nthe pnpm process that started this has ended: stopping everything');
+    void stopAll(0);
+  }
+}, 1000).unref();
 
 try {
   await checkDependencies();

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -66,9 +66,14 @@ describe('pnpm start, then the README Quick tour as a user types it', function (
   });
 
   after(async () => {
-    if (start?.pid && start.exitCode === null) {
-      const exited = new Promise((r) => start.once('exit', r));
-      process.kill(-start.pid, 'SIGINT');
+    if (start?.pid) {
+      const exited = start.exitCode === null ? new Promise((r) => start.once('exit', r)) : Promise.resolve();
+      // The whole group: pnpm may be gone already (the last test) while what it started is not.
+      try {
+        process.kill(-start.pid, 'SIGINT');
+      } catch {
+        // no process of the group is left
+      }
       await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
     }
     for (const name of Object.values(databases)) await dropDatabase(withDatabase(TEST_SERVER_URL, name)).catch(() => undefined);
@@ -213,5 +218,25 @@ describe('pnpm start, then the README Quick tour as a user types it', function (
       const documented = [...row!.split('|')[3]!.matchAll(/`([^`]+)`:/g)].map((m) => m[1]);
       expect(documented, name).to.deep.equal(values);
     }
+  });
+
+  // A describe of its own, so that it runs after every other test here (mocha runs a block's
+  // own tests before its nested blocks): it stops what they use.
+  describe('stopping', () => {
+    it('when only the pnpm process gets SIGTERM (kill <pid>, timeout pnpm start), then every process it started ends', async () => {
+      process.kill(start.pid!, 'SIGTERM');
+      const listening = (port: number) =>
+        new Promise<boolean>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true))).on('error', () => resolve(false));
+        });
+      const deadline = Date.now() + 20_000;
+      let open = Object.values(ports);
+      while (open.length && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        open = (await Promise.all(open.map(async (p) => ((await listening(p)) ? [p] : [])))).flat();
+      }
+      expect(open, 'ports still served 20 s after pnpm ended').to.deep.equal([]);
+      expect(output).to.include('the pnpm process that started this has ended: stopping everything');
+    });
   });
 });
