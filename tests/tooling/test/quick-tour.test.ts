@@ -1,13 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { dropDatabase, withDatabase } from '@bo/db';
-import { TEST_SERVER_URL } from '@bo/testing';
+import { connectError, TEST_SERVER_URL, waitFor } from '@bo/testing';
 
 const root = join(import.meta.dirname, '../../..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -225,17 +225,10 @@ describe('pnpm start, then the README Quick tour as a user types it', function (
   describe('stopping', () => {
     it('when only the pnpm process gets SIGTERM (kill <pid>, timeout pnpm start), then every process it started ends', async () => {
       process.kill(start.pid!, 'SIGTERM');
-      const listening = (port: number) =>
-        new Promise<boolean>((resolve) => {
-          const socket = connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true))).on('error', () => resolve(false));
-        });
-      const deadline = Date.now() + 20_000;
-      let open = Object.values(ports);
-      while (open.length && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 500));
-        open = (await Promise.all(open.map(async (p) => ((await listening(p)) ? [p] : [])))).flat();
-      }
-      expect(open, 'ports still served 20 s after pnpm ended').to.deep.equal([]);
+      const stillServed = async () =>
+        (await Promise.all(Object.values(ports).map(async (p) => ((await connectError(p)) ? [] : [p])))).flat();
+      await waitFor('every port closed', async () => (await stillServed()).length === 0, 20_000).catch(() => undefined);
+      expect(await stillServed(), 'ports still served 20 s after pnpm ended').to.deep.equal([]);
       expect(output).to.include('the pnpm process that started this has ended: stopping everything');
     });
   });

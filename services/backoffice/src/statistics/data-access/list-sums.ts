@@ -64,8 +64,9 @@ interface PlanRange {
 }
 
 /**
- * One part of a list read: the rows of the monthly or daily table in `range`, read only when
- * the month has (`when`) or has not (`unless`) daily rows in the other ranges.
+ * One part of a list read: the rows of the monthly or daily table in `range` (or on the one
+ * month or day `at`), read only when the month has (`when`) or has not (`unless`) daily rows in
+ * the other ranges.
  */
 type PartPlan = {
   when?: PlanRange[];
