@@ -38,7 +38,12 @@ describe('aggregate tables: the description matches the migrated schema', () => 
   after(() => db?.drop());
 
   const described = () => [
-    ...Object.values(LIST_AGGREGATES).flatMap((l) => [l.daily, l.monthly, ...(l.allSites ? [l.allSites.daily, l.allSites.monthly] : [])]),
+    ...Object.values(LIST_AGGREGATES).flatMap((l) => [
+      l.daily,
+      l.monthly,
+      ...(l.allSites ? [l.allSites.daily, l.allSites.monthly] : []),
+      ...(l.cumulative ? [l.cumulative] : []),
+    ]),
     ...Object.values(PERIOD_ROLLUPS),
     ...Object.values(INFLOW_AGGREGATES),
     GOODS_DIM_SNAPSHOT,
@@ -78,6 +83,17 @@ describe('aggregate tables: the description matches the migrated schema', () => 
         expect(columns.get(table), table).to.include.members(MEASURE_COLUMNS);
       }
       expect(columns.get(monthly), monthly).to.include('day_cnt');
+    }
+  });
+
+  it("when a list's running sums are read, then they are keyed on (agrtGb, month, keys) and carry the measures and day count of every site", () => {
+    const lists = Object.values(LIST_AGGREGATES).filter((l) => l.cumulative);
+    expect(lists.map((l) => l.cumulative)).to.deep.equal(['agg_ctg_cum_all']);
+    for (const list of lists) {
+      expect(list.allSites, 'running sums are of the every-site rows').to.not.equal(undefined);
+      expect(list.attributes, 'keyed on the keys alone').to.deep.equal([]);
+      expect(primaryKeys.get(list.cumulative!)).to.deep.equal(['agrt_gb_cd', 'agrt_mon', ...list.keys]);
+      expect(columns.get(list.cumulative!)).to.deep.equal(['agrt_gb_cd', 'agrt_mon', ...list.keys, ...MEASURE_COLUMNS, 'day_cnt']);
     }
   });
 

@@ -11,6 +11,7 @@ import {
   type DailyKindName,
 } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
+import { addMonths } from '@bo/db';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { reconcileMonths } from '../src/aggregation/reconcile.ts';
 
@@ -106,6 +107,37 @@ async function storedAllSites(db: TestDatabase, kind: DailyKindName, month: stri
   return { daily: normalised(daily, 'agrt_dt', false), monthly: normalised(monthly, 'agrt_mon', true) };
 }
 
+/**
+ * The category list's running sums recomputed from the events: for every calendar month from the
+ * first built one to the last, each key's every-site monthly sums (above) added up through it.
+ */
+function expectedRunning(data: SourceData, built: readonly string[]): AggRow[] {
+  const months = built.map((d) => d.slice(0, 7)).sort();
+  const running = new Map<string, AggRow>();
+  const out: AggRow[] = [];
+  for (let m = months[0]!; m <= months[months.length - 1]!; m = addMonths(m, 1)) {
+    for (const row of expectedAllSites(data, 'category', `${m}-01`, built).monthly) {
+      const key = JSON.stringify([row.agrt_gb_cd, row.std_ctg_no, row.md_id]);
+      const sum = running.get(key) ?? { ...row, ...Object.fromEntries([...MEASURES, 'day_cnt'].map((c) => [c, 0])) };
+      for (const c of [...MEASURES, 'day_cnt']) sum[c] = (sum[c] as number) + (row[c] as number);
+      running.set(key, sum);
+    }
+    out.push(...[...running.values()].map((r) => ({ ...r, agrt_mon: `${m}-01` })));
+  }
+  return sortCanonical(out);
+}
+
+/** The stored running sums; a key taken out again keeps a row of zeros (no day), which lists skip. */
+async function storedRunning(db: TestDatabase): Promise<AggRow[]> {
+  const rows = normalised(await db.knex<AggRow>('agg_ctg_cum_all'), 'agrt_mon', true);
+  const empty = rows.filter((r) => r.day_cnt === 0);
+  expect(
+    empty.filter((r) => MEASURES.some((c) => r[c] !== 0)),
+    'rows without days hold zeros',
+  ).to.deep.equal([]);
+  return rows.filter((r) => r.day_cnt !== 0);
+}
+
 async function storedMonthly(db: TestDatabase, kind: DailyKindName, month: string): Promise<AggRow[]> {
   const rows = (await db.knex(MONTHLY_TABLE[kind]).where({ agrt_mon: month })) as AggRow[];
   // Same column set and order as the expectation, whatever the table's column order.
@@ -140,6 +172,7 @@ describe('monthly roll-ups of the list aggregates', () => {
         expect(all.monthly, `${kind} ${month} every-site month`).to.deep.equal(allExpected.monthly);
       }
     }
+    expect(await storedRunning(db), 'category running sums').to.deep.equal(expectedRunning(data, built));
   };
 
   before(async () => {
@@ -255,5 +288,51 @@ describe('monthly roll-ups of the list aggregates', () => {
     expect((await reconcileMonths(db.knex, ['2026-04-30'])).map((f) => f.kind)).to.deep.equal(['category']);
     await build('category', '2026-04-30');
     await expectMonthsRight(DAYS);
+
+    // The running sums changed by hand (April's, which May's step is measured from): found from
+    // either month, and rewritten from the monthly rows.
+    await db
+      .knex('agg_ctg_cum_all')
+      .where({ agrt_mon: '2026-04-01' })
+      .limit(1)
+      .update({ ord_qty: db.knex.raw('ord_qty + 2') });
+    expect((await reconcileMonths(db.knex, ['2026-05-02'])).map((f) => `${f.kind} ${f.month}`)).to.deep.equal(['category 2026-05-01']);
+    await expectMonthsRight(DAYS);
+    expect(await reconcileMonths(db.knex, DAYS), 'all agree again').to.deep.equal([]);
+  });
+});
+
+describe('running sums of the category list, built out of order and across empty months', () => {
+  let db: TestDatabase;
+  let data: SourceData;
+  const SPREAD = ['2026-01-15', '2026-02-10', '2026-02-11', '2026-05-03', '2026-05-04'];
+
+  before(async () => {
+    db = await createTestDatabase('agg_running', boMigrations);
+    data = generateSourceData(20260511, SPREAD, { goods: 12, orders: 70, inflows: 0 });
+    await insertSourceData(db.knex, data);
+  });
+  after(async () => db?.drop());
+
+  const build = (day: string) => rebuildAggregate(db.knex, { kind: 'category', day, requestedBy: 'cli' });
+  const months = async () =>
+    ((await db.knex('agg_ctg_cum_all').distinct(db.knex.raw("DATE_FORMAT(agrt_mon, '%Y-%m') AS m")).orderBy('m')) as { m: string }[]).map(
+      (r) => r.m,
+    );
+
+  it('when days are built after a gap, before the first month and again, then every month from the first to the last holds the sums through it', async () => {
+    const built: string[] = [];
+    for (const day of ['2026-02-10', '2026-05-03', '2026-01-15', '2026-02-10', '2026-05-04', '2026-02-11']) {
+      await build(day);
+      if (!built.includes(day)) built.push(day);
+      expect(await storedRunning(db), `after ${day}`).to.deep.equal(expectedRunning(data, built));
+    }
+    // March and April have no day of their own, yet a range ending in them reads their sums.
+    expect(await months()).to.deep.equal(['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']);
+  });
+
+  it('when days of different months are rebuilt at once, twice each, then none deadlocks and the sums count each day once', async () => {
+    await Promise.all(SPREAD.flatMap((day) => [build(day), build(day)]));
+    expect(await storedRunning(db)).to.deep.equal(expectedRunning(data, SPREAD));
   });
 });

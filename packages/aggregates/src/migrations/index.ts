@@ -6,6 +6,7 @@ import { buildTablesMigration } from './0104-build-tables.ts';
 import { allSiteRollupsMigration } from './0105-all-site-rollups.ts';
 import { aiWindowSumsMigration } from './0106-ai-window-sums.ts';
 import { hourlyDimRollupsMigration } from './0107-hourly-dim-rollups.ts';
+import { cumulativeCategoryMigration } from './0108-cumulative-category.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -16,6 +17,7 @@ export const aggregateMigrations: readonly Migration[] = [
   allSiteRollupsMigration,
   aiWindowSumsMigration,
   hourlyDimRollupsMigration,
+  cumulativeCategoryMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

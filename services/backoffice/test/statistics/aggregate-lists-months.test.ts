@@ -82,6 +82,40 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     await expectEveryList({ startDate: '2026-02-01', endDate: '2026-03-08' }, '01');
   });
 
+  it('when the range is several whole months, then the category list reads them from its running sums, filtered or not, as far as days are aggregated', async () => {
+    const captured: string[] = [];
+    const onQuery = (q: Captured) => captured.push(q.sql);
+    const spans = [
+      { startDate: '2026-02-01', endDate: '2026-03-31' }, // the month before (January) has days
+      { startDate: '2026-01-01', endDate: '2026-02-28' }, // the month before has none
+      { startDate: '2026-02-01', endDate: '2026-05-31' }, // ends months after the last aggregated day
+      { startDate: '2026-03-01', endDate: '2026-04-30' },
+      { startDate: '2026-01-21', endDate: '2026-04-30' }, // a part of a month, then whole ones
+      { startDate: '2026-04-01', endDate: '2026-06-30' }, // nothing aggregated yet
+      { startDate: '2025-10-01', endDate: '2025-12-31' }, // before anything aggregated
+    ];
+    const filters: Record<string, string>[] = [{}, { mdId: 'MD02' }, { stdCtgNo: 'C1000' }, { stdCtgNo: 'C2000', mdId: 'MD01' }];
+    let listed = 0;
+    db.knex.on('query', onQuery);
+    try {
+      for (const span of spans)
+        for (const agrtGb of ['01', '02'])
+          for (const f of filters) {
+            const res = await get(CATEGORY, { ...span, agrtGb, ...f });
+            const expected = categoryRows(a, { ...range(agrtGb, span), ...f });
+            expect((res.body as ListOf<CategoryStatusRow>).payloads, JSON.stringify({ ...span, agrtGb, ...f })).to.deep.equal(expected);
+            listed += expected.length;
+          }
+    } finally {
+      db.knex.off('query', onQuery);
+    }
+    expect(listed, 'rows listed').to.be.greaterThan(50);
+    expect(captured.filter((sql) => sql.includes('`agg_ctg_cum_all`')).length, 'reads of the running sums').to.be.greaterThan(30);
+    // The running sums are of every site: with a site condition the per-site monthly rows serve.
+    const bySite = await get(CATEGORY, { ...spans[0]!, agrtGb: '01', siteNo: 'S01' });
+    expect((bySite.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(categoryRows(a, range('01', spans[0]!, { siteNo: 'S01' })));
+  });
+
   it('when the lists are filtered (category subtree and site, MD, method, supplier, goods), then the whole months are filtered alike', async () => {
     const q = { ...SPAN, agrtGb: '01' };
     const byCategory = await get(CATEGORY, { ...q, stdCtgNo: 'C1000', siteNo: 'S01' });
@@ -177,6 +211,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'late-data' });
     expect(enterpriseRows(a, range('01', SPAN)), 'the late events change the supplier list').to.not.deep.equal(before);
     await expectEveryList(SPAN, '01');
+    await expectEveryList({ startDate: '2026-01-01', endDate: '2026-03-31' }, '01');
   });
 
   it('when a day inside a whole month loses events and is rebuilt, then the lists no longer count them', async () => {
@@ -193,6 +228,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'dashboard' });
     await expectEveryList(SPAN, '01');
     await expectEveryList(SPAN, '02');
+    await expectEveryList({ startDate: '2026-02-01', endDate: '2026-03-31' }, '02');
   });
 
   it('when a range ends on the last aggregated day or starts on the first, then every list equals the recomputation', async () => {

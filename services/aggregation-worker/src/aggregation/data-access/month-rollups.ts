@@ -2,6 +2,7 @@ import { addMonths, execute, type Db } from '@bo/db';
 import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
 import type { Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
+import { applyDayToCumulative, rebuildCumulative } from './cumulative-rollups.ts';
 import { COLUMN_SUMS } from './list-aggregates.ts';
 
 /**
@@ -90,27 +91,32 @@ export async function dropEmptyMonthRows(db: Db, r: MonthRollup, day: string): P
 
 /**
  * Before the day's daily rows are replaced: lock the month and take the day's current rows out
- * of it. Keys that no longer have a day in the month are removed by `addDayToMonth`.
+ * of it (and out of the running sums from it on). Keys that no longer have a day in the month are removed by `addDayToMonth`.
  */
 export async function takeDayFromMonth(db: Db, kind: ListKind, day: string): Promise<number> {
   await lockMonth(db, kind, monthOf(day));
   let taken = 0;
   for (const r of rollupsOf(kind)) taken += await applyDayToMonth(db, r, day, -1);
+  await applyDayToCumulative(db, kind, day, monthOf(day), -1);
   return taken;
 }
 
-/** After the day's daily rows are written: add them to the month, then drop rows left with no day. */
+/**
+ * After the day's daily rows are written: add them to the month, then drop rows left with no day;
+ * then add them to the running sums from the month on.
+ */
 export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: number): Promise<void> {
   for (const r of rollupsOf(kind)) {
     await applyDayToMonth(db, r, day, 1);
     // A first build took nothing out, so it cannot have emptied a key.
     if (taken > 0) await dropEmptyMonthRows(db, r, day);
   }
+  await applyDayToCumulative(db, kind, day, monthOf(day), 1);
 }
 
 /**
  * Rebuild one month's roll-up rows (per site and every site) from its daily rows, for a month found to differ from them
- * (a daily table changed by hand, or a roll-up written before the days it sums).
+ * (a daily table changed by hand, or a roll-up written before the days it sums), then the running sums.
  */
 export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promise<number> {
   await lockMonth(db, kind, month);
@@ -129,6 +135,7 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
     );
     written ??= result.affectedRows;
   }
+  await rebuildCumulative(db, kind);
   return written ?? 0;
 }
 

@@ -1,6 +1,6 @@
 import { addDays, addMonths, bind, compiledRead, planValues, streamRows, type Knex, type Render } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
-import { LIST_AGGREGATES, MEASURE_FIELDS, measureSums, type ListKind } from '@bo/aggregates';
+import { LIST_AGGREGATES, MEASURE_COLUMNS, MEASURE_FIELDS, MEASURES, measureSums, type ListKind } from '@bo/aggregates';
 import { whereInCategories, withCategoryDescendants } from '../../shared/category-tree.ts';
 import type { CategoryTotals, DailyScope, DayRange, EnterpriseTotals, GoodsTotals, PayWayTotals, RowQuery } from '../model.ts';
 
@@ -68,19 +68,26 @@ interface PlanRange {
  * month or day `at`), read only when the month has (`when`) or has not (`unless`) daily rows in
  * the other ranges.
  */
-type PartPlan = {
-  when?: PlanRange[];
-  unless?: PlanRange[];
-} & (
-  | { monthly: boolean; range: PlanRange }
+type PartPlan =
+  | ({
+      when?: PlanRange[];
+      unless?: PlanRange[];
+    } & (
+      | { monthly: boolean; range: PlanRange }
+      /**
+       * One calendar month of the monthly table or one day of the daily one (its first day, bound),
+       * read as `agrt_mon = at` / `agrt_dt = at`: the primary key (agrtGb, month or day, keys …) then
+       * gives the rows in key order, and the every-site tables' rows are summed as they come instead
+       * of through a temporary table (a month of the category list: 3.1 instead of 6.3 ms alone).
+       */
+      | { monthly: boolean; at: string }
+    ))
   /**
-   * One calendar month of the monthly table or one day of the daily one (its first day, bound),
-   * read as `agrt_mon = at` / `agrt_dt = at`: the primary key (agrtGb, month or day, keys …) then
-   * gives the rows in key order, and the every-site tables' rows are summed as they come instead
-   * of through a temporary table (a month of the category list: 3.1 instead of 6.3 ms alone).
+   * Whole months `[first, last]` from the list's running sums (`cumulative`), given as the first
+   * days of `last` and of the month `before` `first`, bound: each key's sums through `last` minus
+   * those through `before`, two rows per key read in key order, none grouped.
    */
-  | { monthly: boolean; at: string }
-);
+  | { running: { last: string; before: string } };
 
 /**
  * What an aggregate list reads, as a plan for `compiledRead`: its shape (which list, which
@@ -106,11 +113,17 @@ const bound = (range: DayRange): PlanRange => ({ from: bind(range.fromDay), to: 
  * reads its monthly rows when the month has no daily rows outside it, and its daily rows
  * otherwise; a piece of one day reads its daily rows, no fewer.
  */
-function partsOf(range: DayRange): PartPlan[] {
+function partsOf(range: DayRange, running: boolean): PartPlan[] {
   const { months, partial } = splitByMonths(range);
-  const isOneMonth = (r: DayRange) => `${addMonths(r.fromDay.slice(0, 7), 1)}-01` === r.toDay;
+  const monthBefore = (day: string) => `${addMonths(day.slice(0, 7), -1)}-01`;
+  const wholeMonths = (r: DayRange): PartPlan => {
+    if (monthBefore(r.toDay) === r.fromDay) return { monthly: true, at: bind(r.fromDay) };
+    return running
+      ? { running: { last: bind(monthBefore(r.toDay)), before: bind(monthBefore(r.fromDay)) } }
+      : { monthly: true, range: bound(r) };
+  };
   return [
-    ...(months ? [isOneMonth(months) ? { monthly: true, at: bind(months.fromDay) } : { monthly: true, range: bound(months) }] : []),
+    ...(months ? [wholeMonths(months)] : []),
     ...partial.flatMap(({ month, days }): PartPlan[] => {
       // One day is one daily row per key: its month's row cannot be fewer, so no test is asked.
       if (addDays(days.fromDay, 1) === days.toDay) return [{ monthly: false, at: bind(days.fromDay) }];
@@ -126,12 +139,15 @@ function partsOf(range: DayRange): PartPlan[] {
   ];
 }
 
-/** The plan of list `list` over `scope` with the list's `filters` (each bound, or absent). */
+/**
+ * The plan of list `list` over `scope` with the list's `filters` (each bound, or absent). The
+ * running sums are of every site: a list with a site condition reads the monthly rows.
+ */
 const listPlan = <F>(list: ListKind, scope: DailyScope, filters: F): ListPlan<F> => ({
   list,
   agrtGb: bind(scope.agrtGb),
   ...(scope.siteNo ? { siteNo: bind(scope.siteNo) } : {}),
-  parts: partsOf(scope.range),
+  parts: partsOf(scope.range, !scope.siteNo && LIST_AGGREGATES[list].cumulative !== undefined),
   filters,
 });
 
@@ -164,6 +180,7 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
           });
       });
   const parts = plan.parts.map((part) => {
+    if ('running' in part) return runningPart(knex, plan, part.running, narrow);
     const { monthly, when, unless } = part;
     const column = monthly ? 'agrt_mon' : 'agrt_dt';
     const q = knex
@@ -184,6 +201,39 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
     .from(knex.queryBuilder().unionAll(parts, true).as('p'))
     .select(...keys.map((k) => `p.${k}`), ...carried.map((c) => knex.raw(`MAX(p.${c}) AS ${c}`)), knex.raw(SUMMED_MEASURES))
     .groupBy(keys.map((k) => `p.${k}`));
+}
+
+/** The measures of running sums `a` through the last month minus those of `f` through the month before the first. */
+const RUNNING_MEASURES = MEASURE_COLUMNS.map((c) => `a.${c} - COALESCE(f.${c}, 0) AS ${MEASURES[c]}`).join(', ');
+
+/**
+ * The sums per key of whole months from the list's running sums, on alias `a` for `narrow`. The
+ * sums hold every month from the first with rows to the last built, so a month past the last (or
+ * before the first) is read as the last month at or before it; a key is listed when it has days
+ * in the range (its day count grew), as the monthly rows list it.
+ */
+function runningPart<F>(
+  knex: Knex,
+  plan: ListPlan<F>,
+  months: { last: string; before: string },
+  narrow: (q: Knex.QueryBuilder) => void,
+): Knex.QueryBuilder {
+  const { cumulative, keys } = LIST_AGGREGATES[plan.list];
+  const monthAtOrBefore = (day: string) =>
+    knex.from(`${cumulative} as x`).max('x.agrt_mon as mon').where('x.agrt_gb_cd', plan.agrtGb).where('x.agrt_mon', '<=', day);
+  const q = knex
+    .from(`${cumulative} as a`)
+    .join(monthAtOrBefore(months.last).as('lm'), 'lm.mon', 'a.agrt_mon')
+    .crossJoin(knex.raw('? as bm', [monthAtOrBefore(months.before)]))
+    .leftJoin(`${cumulative} as f`, (on) => {
+      on.on('f.agrt_gb_cd', 'a.agrt_gb_cd').andOn('f.agrt_mon', 'bm.mon');
+      for (const k of keys) on.andOn(`f.${k}`, `a.${k}`);
+    })
+    .select(...keys.map((k) => `a.${k}`), knex.raw(RUNNING_MEASURES))
+    .where('a.agrt_gb_cd', plan.agrtGb)
+    .whereRaw('a.day_cnt > COALESCE(f.day_cnt, 0)');
+  narrow(q);
+  return q;
 }
 
 /**

@@ -1,0 +1,153 @@
+import { addMonths, execute, selectRows, type Db } from '@bo/db';
+import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
+import { lockBuild } from './build-log.ts';
+
+/**
+ * The running sums by month of the lists that have them (`LIST_AGGREGATES[kind].cumulative`):
+ * per (agrtGb, month, key) the sums of the every-site monthly rows of every month up to it, for
+ * each calendar month from the first with rows to the last, every key seen by then present. The
+ * day build moves them with the monthly rows in its transaction: it takes the day's old rows out
+ * of its month and every later one, and adds the new rows to the same months.
+ */
+
+interface Cumulative {
+  table: string;
+  /** The every-site tables they sum. */
+  daily: string;
+  monthly: string;
+  keys: readonly string[];
+}
+
+function cumulativeOf(kind: ListKind): Cumulative | undefined {
+  const { cumulative, allSites, keys } = LIST_AGGREGATES[kind];
+  return cumulative && allSites ? { table: cumulative, daily: allSites.daily, monthly: allSites.monthly, keys } : undefined;
+}
+
+const SUMS = [...MEASURE_COLUMNS, 'day_cnt'];
+const GBS = AGRT_GBS.map(() => '?').join(', ');
+
+/**
+ * A change to one month moves the running sums of every later month, so builds of any two months
+ * take turns on one lock, taken after their month's (never before it: no deadlock). The lock
+ * table keys on a date; the running sums' lock uses one fixed date for all months.
+ */
+const lockCumulative = (db: Db, kind: ListKind): Promise<void> => lockBuild(db, `${kind}-cumulative`, '2000-01-01');
+
+/** `yyyy-MM` of the last month the running sums hold, if any. */
+async function lastMonth(db: Db, c: Cumulative): Promise<string | undefined> {
+  const [row] = await selectRows<{ last: string | null }>(
+    db,
+    `SELECT DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last FROM ${c.table} WHERE agrt_gb_cd IN (${GBS})`,
+    AGRT_GBS,
+  );
+  return row?.last ?? undefined;
+}
+
+/** `from` to `to` (`yyyy-MM`, both included) as the first days of their months. */
+function monthStarts(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let m = from; m <= to; m = addMonths(m, 1)) out.push(`${m}-01`);
+  return out;
+}
+
+/** Month `month`'s running sums: those of the month before plus the month's monthly rows. */
+async function writeMonth(db: Db, c: Cumulative, month: string): Promise<void> {
+  const keys = c.keys.join(', ');
+  const columns = SUMS.join(', ');
+  await execute(
+    db,
+    `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${keys}, ${columns})
+     SELECT agrt_gb_cd, ?, ${keys}, ${SUMS.map((s) => `SUM(${s})`).join(', ')} FROM (
+       SELECT agrt_gb_cd, ${keys}, ${columns} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ? AND day_cnt > 0
+       UNION ALL
+       SELECT agrt_gb_cd, ${keys}, ${columns} FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+     ) u GROUP BY agrt_gb_cd, ${keys}`,
+    [month, ...AGRT_GBS, `${addMonths(month.slice(0, 7), -1)}-01`, ...AGRT_GBS, month],
+  );
+}
+
+/** Month `to`'s running sums as those of month `from` (a month with no rows of its own). */
+async function copyMonth(db: Db, c: Cumulative, from: string, to: string): Promise<void> {
+  const columns = [...c.keys, ...SUMS].join(', ');
+  await execute(
+    db,
+    `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${columns})
+     SELECT agrt_gb_cd, ?, ${columns} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ? AND day_cnt > 0`,
+    [to, ...AGRT_GBS, from],
+  );
+}
+
+/**
+ * Adds (`sign` 1) or takes away (-1) the every-site daily rows of `day` to or from the running
+ * sums of its month (`yyyy-MM-01`) and every later one, creating the rows a key did not have; when
+ * the sums end before the month, the last month's are first copied into each month up to it. The caller holds the
+ * month's lock; this takes the running sums' lock until commit.
+ */
+export async function applyDayToCumulative(db: Db, kind: ListKind, day: string, month: string, sign: 1 | -1): Promise<void> {
+  const c = cumulativeOf(kind);
+  if (!c) return;
+  await lockCumulative(db, kind);
+  const at = month.slice(0, 7);
+  const last = await lastMonth(db, c);
+  // The months after the last have no monthly rows yet (but this build's): each starts as a copy.
+  if (last !== undefined && last < at) for (const m of monthStarts(addMonths(last, 1), at)) await copyMonth(db, c, `${last}-01`, m);
+  const months = monthStarts(at, last !== undefined && last > at ? last : at);
+  const keys = c.keys.map((k) => `d.${k}`).join(', ');
+  const neg = sign > 0 ? '' : '-';
+  await execute(
+    db,
+    `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${c.keys.join(', ')}, ${SUMS.join(', ')})
+     SELECT d.agrt_gb_cd, m.mon, ${keys}, ${MEASURE_COLUMNS.map((s) => `${neg}d.${s}`).join(', ')}, ${sign}
+     FROM ${c.daily} d JOIN (${months.map(() => 'SELECT CAST(? AS DATE) AS mon').join(' UNION ALL ')}) m
+     WHERE d.agrt_gb_cd IN (${GBS}) AND d.agrt_dt = ?
+     ORDER BY d.agrt_gb_cd, m.mon, ${keys}
+     ON DUPLICATE KEY UPDATE ${SUMS.map((s) => `${c.table}.${s} = ${c.table}.${s} + VALUES(${s})`).join(', ')}`,
+    [...months, ...AGRT_GBS, day],
+  );
+}
+
+/**
+ * Rewrites every month of the running sums from the monthly rows (after a month of them was
+ * rebuilt from its days, or when the two are found to differ).
+ */
+export async function rebuildCumulative(db: Db, kind: ListKind): Promise<void> {
+  const c = cumulativeOf(kind);
+  if (!c) return;
+  await lockCumulative(db, kind);
+  const [span] = await selectRows<{ first: string | null; last: string | null }>(
+    db,
+    `SELECT DATE_FORMAT(MIN(agrt_mon), '%Y-%m') AS first, DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last
+       FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS})`,
+    AGRT_GBS,
+  );
+  const last = await lastMonth(db, c);
+  await db(c.table).whereIn('agrt_gb_cd', AGRT_GBS).delete();
+  if (!span?.first || !span.last) return;
+  // Keep the months the sums already reached (a range may end in one with no rows of its own).
+  const to = last !== undefined && last > span.last ? last : span.last;
+  for (const m of monthStarts(span.first, to)) await writeMonth(db, c, m);
+}
+
+/**
+ * Keys whose running sums of `month` (`yyyy-MM-01`) minus those of the month before differ from
+ * the month's monthly rows (0 for a list without running sums).
+ */
+export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: string): Promise<number> {
+  const c = cumulativeOf(kind);
+  if (!c) return 0;
+  const keys = c.keys.join(', ');
+  const [row] = await selectRows<{ n: number }>(
+    db,
+    `SELECT COUNT(*) AS n FROM (
+       SELECT agrt_gb_cd, ${keys} FROM (
+         SELECT agrt_gb_cd, ${keys}, ${SUMS.join(', ')} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+         UNION ALL
+         SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+         UNION ALL
+         SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+       ) u GROUP BY agrt_gb_cd, ${keys} HAVING ${SUMS.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
+     ) d`,
+    [...AGRT_GBS, month, ...AGRT_GBS, `${addMonths(month.slice(0, 7), -1)}-01`, ...AGRT_GBS, month],
+  );
+  return Number(row?.n ?? 0);
+}
