@@ -105,7 +105,9 @@ const bound = (range: DayRange): PlanRange => ({ from: bind(range.fromDay), to: 
 
 /**
  * The parts that give the sums of `range` exactly, from the fewest rows. Whole months come from
- * the monthly roll-up (a 12-month list reads 12 rows per key instead of 365). A monthly row is
+ * the monthly roll-up (a 12-month list reads 12 rows per key instead of 365), or, two months or
+ * more of a list with running sums read for every site (`running`), from those (2 rows per key,
+ * the 12-month category statement 35 -> 19 ms alone at medium scale). A monthly row is
  * the sum of its month's daily rows, so it also serves a part of a month when the month has no
  * daily rows outside that part — the usual "last 31 days" or "this month" ending yesterday, the
  * last built day: the month so far is one row per key, not up to 30. Whether it has is asked
@@ -157,7 +159,8 @@ const boundFilters = <F extends Record<string, string | undefined>>(f: F): F =>
 
 /**
  * The sums per key of the plan's list: each part grouped on its own through its primary key
- * (agrtGb, date, site …) or a filter-led covering index, then the parts summed again. `narrow`
+ * (agrtGb, date, site …) or a filter-led covering index (running sums need no grouping), then
+ * the parts summed again. `narrow`
  * adds the list's filters to every part, on alias `a`; the list's attributes (a goods' supplier)
  * are taken as their MAX per key. The every-site rows (read without a site condition) equal the
  * per-site rows of their day (the worker writes all of them in one transaction), so the numbers
