@@ -28,12 +28,14 @@ export interface ListAggregate {
    */
   allSites?: { daily: string; monthly: string };
   /**
-   * Running sums of the every-site monthly rows: per (agrtGb, month, keys) the sums and `day_cnt`
-   * of every month up to and including it, for every key seen by then, month after month from the
-   * first month with rows to the last, none skipped. A range of whole months is then two rows per
-   * key (through its last month minus through the month before it) instead of one per month. The
-   * day build keeps it equal to the monthly rows in the same transaction. Only the category list
-   * has one: its 12-month read grouped ~9,000 rows into ~800 (the other lists read a few hundred).
+   * Running sums of the monthly rows of every site: per (agrtGb, month, keys, attributes) the sums
+   * and `day_cnt` (daily rows) of every month up to and including it, for every key seen by then,
+   * month after month from the first month with rows to the last, none skipped. A range of whole
+   * months is then two rows per key (through its last month minus through the month before it)
+   * instead of one per month. They sum the every-site rows where the list has them, else the
+   * per-site rows. The day build keeps them equal to the monthly rows in the same transaction.
+   * The category and goods lists have them: their 12-month reads grouped ~9,000 and ~230,000 rows
+   * (the payment-method and supplier lists read a few hundred).
    */
   cumulative?: string;
 }
@@ -55,6 +57,7 @@ export const LIST_AGGREGATES: Record<ListKind, ListAggregate> = {
     monthly: 'agg_goods_monthly',
     keys: ['goods_no'],
     attributes: ['entr_no'],
+    cumulative: 'agg_goods_cum_all',
   },
   entr: { daily: 'agg_entr_daily', monthly: 'agg_entr_monthly', keys: ['entr_no'], attributes: [], allSites: allSites('entr') },
 };

@@ -107,17 +107,39 @@ async function storedAllSites(db: TestDatabase, kind: DailyKindName, month: stri
   return { daily: normalised(daily, 'agrt_dt', false), monthly: normalised(monthly, 'agrt_mon', true) };
 }
 
+/** The lists with running sums, their table and key columns (attributes included). */
+const RUNNING: Partial<Record<DailyKindName, { table: string; keys: string[] }>> = {
+  category: { table: 'agg_ctg_cum_all', keys: ['std_ctg_no', 'md_id'] },
+  goods: { table: 'agg_goods_cum_all', keys: ['goods_no', 'entr_no'] },
+};
+
 /**
- * The category list's running sums recomputed from the events: for every calendar month from the
- * first built one to the last, each key's every-site monthly sums (above) added up through it.
+ * A list's monthly sums of every site recomputed from the events, with `day_cnt` counting the
+ * daily rows summed: the every-site rows where the list has them (one a day per key), else the
+ * per-site ones.
  */
-function expectedRunning(data: SourceData, built: readonly string[]): AggRow[] {
+function expectedMonthAllSites(data: SourceData, kind: DailyKindName, month: string, built: readonly string[]): AggRow[] {
+  if (ALL_SITES.includes(kind)) return expectedAllSites(data, kind, month, built).monthly;
+  const days = built.filter((d) => d.slice(0, 7) === month.slice(0, 7));
+  return sumWithout(
+    days.flatMap((day) => expectedDaily(data, kind, day)),
+    ['site_no', 'agrt_dt'],
+    { agrt_mon: month },
+    true,
+  );
+}
+
+/**
+ * A list's running sums recomputed from the events: for every calendar month from the first
+ * built one to the last, each key's monthly sums of every site (above) added up through it.
+ */
+function expectedRunning(data: SourceData, kind: DailyKindName, built: readonly string[]): AggRow[] {
   const months = built.map((d) => d.slice(0, 7)).sort();
   const running = new Map<string, AggRow>();
   const out: AggRow[] = [];
   for (let m = months[0]!; m <= months[months.length - 1]!; m = addMonths(m, 1)) {
-    for (const row of expectedAllSites(data, 'category', `${m}-01`, built).monthly) {
-      const key = JSON.stringify([row.agrt_gb_cd, row.std_ctg_no, row.md_id]);
+    for (const row of expectedMonthAllSites(data, kind, `${m}-01`, built)) {
+      const key = JSON.stringify([row.agrt_gb_cd, ...RUNNING[kind]!.keys.map((k) => row[k])]);
       const sum = running.get(key) ?? { ...row, ...Object.fromEntries([...MEASURES, 'day_cnt'].map((c) => [c, 0])) };
       for (const c of [...MEASURES, 'day_cnt']) sum[c] = (sum[c] as number) + (row[c] as number);
       running.set(key, sum);
@@ -128,8 +150,8 @@ function expectedRunning(data: SourceData, built: readonly string[]): AggRow[] {
 }
 
 /** The stored running sums; a key taken out again keeps a row of zeros (no day), which lists skip. */
-async function storedRunning(db: TestDatabase): Promise<AggRow[]> {
-  const rows = normalised(await db.knex<AggRow>('agg_ctg_cum_all'), 'agrt_mon', true);
+async function storedRunning(db: TestDatabase, kind: DailyKindName): Promise<AggRow[]> {
+  const rows = normalised(await db.knex<AggRow>(RUNNING[kind]!.table), 'agrt_mon', true);
   const empty = rows.filter((r) => r.day_cnt === 0);
   expect(
     empty.filter((r) => MEASURES.some((c) => r[c] !== 0)),
@@ -172,7 +194,8 @@ describe('monthly roll-ups of the list aggregates', () => {
         expect(all.monthly, `${kind} ${month} every-site month`).to.deep.equal(allExpected.monthly);
       }
     }
-    expect(await storedRunning(db), 'category running sums').to.deep.equal(expectedRunning(data, built));
+    for (const kind of ['category', 'goods'] as const)
+      expect(await storedRunning(db, kind), `${kind} running sums`).to.deep.equal(expectedRunning(data, kind, built));
   };
 
   before(async () => {
@@ -302,7 +325,7 @@ describe('monthly roll-ups of the list aggregates', () => {
   });
 });
 
-describe('running sums of the category list, built out of order and across empty months', () => {
+describe('running sums of the category and goods lists, built out of order and across empty months', () => {
   let db: TestDatabase;
   let data: SourceData;
   const SPREAD = ['2026-01-15', '2026-02-10', '2026-02-11', '2026-05-03', '2026-05-04'];
@@ -314,9 +337,15 @@ describe('running sums of the category list, built out of order and across empty
   });
   after(async () => db?.drop());
 
-  const build = (day: string) => rebuildAggregate(db.knex, { kind: 'category', day, requestedBy: 'cli' });
+  const build = async (day: string) => {
+    for (const kind of ['category', 'goods'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
+  };
+  const expectRunningRight = async (built: readonly string[], why: string) => {
+    for (const kind of ['category', 'goods'] as const)
+      expect(await storedRunning(db, kind), `${kind} ${why}`).to.deep.equal(expectedRunning(data, kind, built));
+  };
   const months = async () =>
-    ((await db.knex('agg_ctg_cum_all').distinct(db.knex.raw("DATE_FORMAT(agrt_mon, '%Y-%m') AS m")).orderBy('m')) as { m: string }[]).map(
+    ((await db.knex('agg_goods_cum_all').distinct(db.knex.raw("DATE_FORMAT(agrt_mon, '%Y-%m') AS m")).orderBy('m')) as { m: string }[]).map(
       (r) => r.m,
     );
 
@@ -325,7 +354,7 @@ describe('running sums of the category list, built out of order and across empty
     for (const day of ['2026-02-10', '2026-05-03', '2026-01-15', '2026-02-10', '2026-05-04', '2026-02-11']) {
       await build(day);
       if (!built.includes(day)) built.push(day);
-      expect(await storedRunning(db), `after ${day}`).to.deep.equal(expectedRunning(data, built));
+      await expectRunningRight(built, `after ${day}`);
     }
     // March and April have no day of their own, yet a range ending in them reads their sums.
     expect(await months()).to.deep.equal(['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']);
@@ -333,6 +362,6 @@ describe('running sums of the category list, built out of order and across empty
 
   it('when days of different months are rebuilt at once, twice each, then none deadlocks and the sums count each day once', async () => {
     await Promise.all(SPREAD.flatMap((day) => [build(day), build(day)]));
-    expect(await storedRunning(db)).to.deep.equal(expectedRunning(data, SPREAD));
+    await expectRunningRight(SPREAD, 'after parallel builds');
   });
 });

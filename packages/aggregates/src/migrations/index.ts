@@ -7,6 +7,7 @@ import { allSiteRollupsMigration } from './0105-all-site-rollups.ts';
 import { aiWindowSumsMigration } from './0106-ai-window-sums.ts';
 import { hourlyDimRollupsMigration } from './0107-hourly-dim-rollups.ts';
 import { cumulativeCategoryMigration } from './0108-cumulative-category.ts';
+import { cumulativeGoodsMigration } from './0109-cumulative-goods.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -18,6 +19,7 @@ export const aggregateMigrations: readonly Migration[] = [
   aiWindowSumsMigration,
   hourlyDimRollupsMigration,
   cumulativeCategoryMigration,
+  cumulativeGoodsMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

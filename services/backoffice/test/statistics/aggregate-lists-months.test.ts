@@ -82,7 +82,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     await expectEveryList({ startDate: '2026-02-01', endDate: '2026-03-08' }, '01');
   });
 
-  it('when the range is several whole months, then the category list reads them from its running sums, filtered or not, as far as days are aggregated', async () => {
+  it('when the range is several whole months, then the category and goods lists read them from their running sums, filtered or not, as far as days are aggregated', async () => {
     const captured: string[] = [];
     const onQuery = (q: Captured) => captured.push(q.sql);
     const spans = [
@@ -95,7 +95,9 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       { startDate: '2025-10-01', endDate: '2025-12-31' }, // before anything aggregated
     ];
     const filters: Record<string, string>[] = [{}, { mdId: 'MD02' }, { stdCtgNo: 'C1000' }, { stdCtgNo: 'C2000', mdId: 'MD01' }];
+    const goodsFilters: Record<string, string>[] = [{}, { entrNo: 'E003' }, { goodsNo: 'G0007' }];
     let listed = 0;
+    let listedGoods = 0;
     db.knex.on('query', onQuery);
     try {
       for (const span of spans)
@@ -106,14 +108,69 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
             expect((res.body as ListOf<CategoryStatusRow>).payloads, JSON.stringify({ ...span, agrtGb, ...f })).to.deep.equal(expected);
             listed += expected.length;
           }
+      for (const span of spans)
+        for (const agrtGb of ['01', '02'])
+          for (const f of goodsFilters) {
+            const res = await get(GOODS, { ...span, agrtGb, ...f });
+            const expected = goodsRows(a, { ...range(agrtGb, span), ...f });
+            expect((res.body as ListOf<GoodsStatusRow>).payloads, JSON.stringify({ ...span, agrtGb, ...f })).to.deep.equal(expected);
+            listedGoods += expected.length;
+          }
     } finally {
       db.knex.off('query', onQuery);
     }
-    expect(listed, 'rows listed').to.be.greaterThan(50);
-    expect(captured.filter((sql) => sql.includes('`agg_ctg_cum_all`')).length, 'reads of the running sums').to.be.greaterThan(30);
+    expect(listed, 'category rows listed').to.be.greaterThan(50);
+    expect(listedGoods, 'goods rows listed').to.be.greaterThan(50);
+    expect(captured.filter((sql) => sql.includes('`agg_ctg_cum_all`')).length, 'reads of the category running sums').to.be.greaterThan(30);
+    expect(captured.filter((sql) => sql.includes('`agg_goods_cum_all`')).length, 'reads of the goods running sums').to.be.greaterThan(20);
     // The running sums are of every site: with a site condition the per-site monthly rows serve.
     const bySite = await get(CATEGORY, { ...spans[0]!, agrtGb: '01', siteNo: 'S01' });
     expect((bySite.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(categoryRows(a, range('01', spans[0]!, { siteNo: 'S01' })));
+    const goodsBySite = await get(GOODS, { ...spans[0]!, agrtGb: '02', siteNo: 'S02' });
+    expect((goodsBySite.body as ListOf<GoodsStatusRow>).payloads).to.deep.equal(goodsRows(a, range('02', spans[0]!, { siteNo: 'S02' })));
+  });
+
+  it('when a goods changed supplier between months, then the running sums keep each supplier apart and the list shows the goods once, under the last of them', async () => {
+    const span = { startDate: '2026-01-01', endDate: '2026-03-31' };
+    const before = { startDate: '2026-01-01', endDate: '2026-02-28' };
+    const march = { startDate: '2026-03-01', endDate: '2026-03-31' };
+    // A goods sold (report 01) both before March and in it.
+    const g = a.goods.find(
+      ({ goods_no: goodsNo }) =>
+        goodsRows(a, { ...range('01', before), goodsNo }).length > 0 && goodsRows(a, { ...range('01', march), goodsNo }).length > 0,
+    )!;
+    const [from, to] = [g.entr_no, g.entr_no === 'E004' ? 'E001' : 'E004'];
+    const rebuildMarch = async () => {
+      for (const day of days('2026-03-01', '2026-03-08')) await rebuildAggregate(db.knex, { kind: 'goods', day, requestedBy: 'cli' });
+    };
+    const rowOf = async (q: Record<string, string>) =>
+      (((await get(GOODS, { ...span, agrtGb: '01', ...q })).body as ListOf<GoodsStatusRow>).payloads ?? []).filter(
+        (r) => r.goodsNo === g.goods_no,
+      );
+    await db.knex('goods').where({ goods_no: g.goods_no }).update({ entr_no: to });
+    try {
+      await rebuildMarch();
+      const last = [from, to].sort()[1]!;
+      const whole = goodsRows(a, { ...range('01', span), goodsNo: g.goods_no })[0]!;
+      expect(await rowOf({ goodsNo: g.goods_no })).to.deep.equal([
+        { ...whole, entrNo: last, entrNm: a.entrs.find((e) => e.entr_no === last)!.entr_nm },
+      ]);
+      // Each supplier's filter sees the goods' days under it.
+      const { entrNo: _e, entrNm: _n, ...marchSums } = goodsRows(a, { ...range('01', march), goodsNo: g.goods_no })[0]!;
+      const { entrNo: _e2, entrNm: _n2, ...beforeSums } = goodsRows(a, { ...range('01', before), goodsNo: g.goods_no })[0]!;
+      expect(await rowOf({ entrNo: to })).to.deep.equal([
+        { ...marchSums, entrNo: to, entrNm: a.entrs.find((e) => e.entr_no === to)!.entr_nm },
+      ]);
+      expect(await rowOf({ entrNo: from })).to.deep.equal([
+        { ...beforeSums, entrNo: from, entrNm: a.entrs.find((e) => e.entr_no === from)!.entr_nm },
+      ]);
+      const running = await db.knex('agg_goods_cum_all').where({ agrt_gb_cd: '01', agrt_mon: '2026-03-01', goods_no: g.goods_no });
+      expect(running.map((r: { entr_no: string }) => r.entr_no).sort()).to.deep.equal([from, to].sort());
+    } finally {
+      await db.knex('goods').where({ goods_no: g.goods_no }).update({ entr_no: from });
+      await rebuildMarch();
+    }
+    expect(await rowOf({ goodsNo: g.goods_no })).to.deep.equal(goodsRows(a, { ...range('01', span), goodsNo: g.goods_no }));
   });
 
   it('when the lists are filtered (category subtree and site, MD, method, supplier, goods), then the whole months are filtered alike', async () => {

@@ -4,23 +4,27 @@ import { lockBuild } from './build-log.ts';
 
 /**
  * The running sums by month of the lists that have them (`LIST_AGGREGATES[kind].cumulative`):
- * per (agrtGb, month, key) the sums of the every-site monthly rows of every month up to it, for
- * each calendar month from the first with rows to the last, every key seen by then present. The
- * day build moves them with the monthly rows in its transaction: it takes the day's old rows out
- * of its month and every later one, and adds the new rows to the same months.
+ * per (agrtGb, month, key, attributes) the sums of the monthly rows of every site of every month
+ * up to it, for each calendar month from the first with rows to the last, every key seen by then
+ * present. `day_cnt` counts the daily rows summed (per site where the list has no every-site
+ * rows): only whether it grew over a range is read. The day build moves them with the monthly
+ * rows in its transaction: it takes the day's old rows out of its month and every later one, and
+ * adds the new rows to the same months.
  */
 
 interface Cumulative {
   table: string;
-  /** The every-site tables they sum. */
+  /** The tables they sum: every site's where the list has them, else the per-site ones. */
   daily: string;
   monthly: string;
+  /** The key and the attributes. */
   keys: readonly string[];
 }
 
 function cumulativeOf(kind: ListKind): Cumulative | undefined {
-  const { cumulative, allSites, keys } = LIST_AGGREGATES[kind];
-  return cumulative && allSites ? { table: cumulative, daily: allSites.daily, monthly: allSites.monthly, keys } : undefined;
+  const { cumulative, allSites, daily, monthly, keys, attributes } = LIST_AGGREGATES[kind];
+  if (!cumulative) return undefined;
+  return { table: cumulative, ...(allSites ?? { daily, monthly }), keys: [...keys, ...attributes] };
 }
 
 const SUMS = [...MEASURE_COLUMNS, 'day_cnt'];
@@ -50,7 +54,7 @@ function monthStarts(from: string, to: string): string[] {
   return out;
 }
 
-/** Month `month`'s running sums: those of the month before plus the month's monthly rows. */
+/** Month `month`'s running sums: those of the month before plus the month's monthly rows (of every site). */
 async function writeMonth(db: Db, c: Cumulative, month: string): Promise<void> {
   const keys = c.keys.join(', ');
   const columns = SUMS.join(', ');
@@ -94,12 +98,14 @@ export async function applyDayToCumulative(db: Db, kind: ListKind, day: string, 
   const months = monthStarts(at, last !== undefined && last > at ? last : at);
   const keys = c.keys.map((k) => `d.${k}`).join(', ');
   const neg = sign > 0 ? '' : '-';
+  // Grouped: a list without every-site rows has one daily row per site and key.
   await execute(
     db,
     `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${c.keys.join(', ')}, ${SUMS.join(', ')})
-     SELECT d.agrt_gb_cd, m.mon, ${keys}, ${MEASURE_COLUMNS.map((s) => `${neg}d.${s}`).join(', ')}, ${sign}
+     SELECT d.agrt_gb_cd, m.mon, ${keys}, ${MEASURE_COLUMNS.map((s) => `${neg}SUM(d.${s})`).join(', ')}, ${neg}COUNT(*)
      FROM ${c.daily} d JOIN (${months.map(() => 'SELECT CAST(? AS DATE) AS mon').join(' UNION ALL ')}) m
      WHERE d.agrt_gb_cd IN (${GBS}) AND d.agrt_dt = ?
+     GROUP BY d.agrt_gb_cd, m.mon, ${keys}
      ORDER BY d.agrt_gb_cd, m.mon, ${keys}
      ON DUPLICATE KEY UPDATE ${SUMS.map((s) => `${c.table}.${s} = ${c.table}.${s} + VALUES(${s})`).join(', ')}`,
     [...months, ...AGRT_GBS, day],

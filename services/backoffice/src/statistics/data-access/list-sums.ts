@@ -199,7 +199,8 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
     if (unless) q.whereNotExists(inDays(unless));
     return q;
   });
-  if (parts.length === 1) return parts[0]!;
+  // A running part keys on the attributes too (a goods has a row per supplier it sold under): grouped even alone.
+  if (parts.length === 1 && !('running' in plan.parts[0]! && carried.length > 0)) return parts[0]!;
   return knex
     .from(knex.queryBuilder().unionAll(parts, true).as('p'))
     .select(...keys.map((k) => `p.${k}`), ...carried.map((c) => knex.raw(`MAX(p.${c}) AS ${c}`)), knex.raw(SUMMED_MEASURES))
@@ -210,7 +211,7 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
 const RUNNING_MEASURES = MEASURE_COLUMNS.map((c) => `a.${c} - COALESCE(f.${c}, 0) AS ${MEASURES[c]}`).join(', ');
 
 /**
- * The sums per key of whole months from the list's running sums, on alias `a` for `narrow`. The
+ * The sums per key and attributes of whole months from the list's running sums, on alias `a` for `narrow`. The
  * sums hold every month from the first with rows to the last built, so a month past the last (or
  * before the first) is read as the last month at or before it; a key is listed when it has days
  * in the range (its day count grew), as the monthly rows list it.
@@ -221,7 +222,8 @@ function runningPart<F>(
   months: { last: string; before: string },
   narrow: (q: Knex.QueryBuilder) => void,
 ): Knex.QueryBuilder {
-  const { cumulative, keys } = LIST_AGGREGATES[plan.list];
+  const { cumulative, keys: listKeys, attributes } = LIST_AGGREGATES[plan.list];
+  const keys = [...listKeys, ...attributes];
   const monthAtOrBefore = (day: string) =>
     knex.from(`${cumulative} as x`).max('x.agrt_mon as mon').where('x.agrt_gb_cd', plan.agrtGb).where('x.agrt_mon', '<=', day);
   const q = knex
