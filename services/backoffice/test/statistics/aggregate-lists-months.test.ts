@@ -94,35 +94,42 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       { startDate: '2026-04-01', endDate: '2026-06-30' }, // nothing aggregated yet
       { startDate: '2025-10-01', endDate: '2025-12-31' }, // before anything aggregated
     ];
-    const filters: Record<string, string>[] = [{}, { mdId: 'MD02' }, { stdCtgNo: 'C1000' }, { stdCtgNo: 'C2000', mdId: 'MD01' }];
-    const goodsFilters: Record<string, string>[] = [{}, { entrNo: 'E003' }, { goodsNo: 'G0007' }];
-    let listed = 0;
-    let listedGoods = 0;
-    db.knex.on('query', onQuery);
-    try {
-      for (const span of spans)
-        for (const agrtGb of ['01', '02'])
-          for (const f of filters) {
-            const res = await get(CATEGORY, { ...span, agrtGb, ...f });
-            const expected = categoryRows(a, { ...range(agrtGb, span), ...f });
-            expect((res.body as ListOf<CategoryStatusRow>).payloads, JSON.stringify({ ...span, agrtGb, ...f })).to.deep.equal(expected);
-            listed += expected.length;
-          }
-      for (const span of spans)
-        for (const agrtGb of ['01', '02'])
-          for (const f of goodsFilters) {
-            const res = await get(GOODS, { ...span, agrtGb, ...f });
-            const expected = goodsRows(a, { ...range(agrtGb, span), ...f });
-            expect((res.body as ListOf<GoodsStatusRow>).payloads, JSON.stringify({ ...span, agrtGb, ...f })).to.deep.equal(expected);
-            listedGoods += expected.length;
-          }
-    } finally {
-      db.knex.off('query', onQuery);
+    type Q = ReturnType<typeof range> & Record<string, string>;
+    const lists = [
+      {
+        path: CATEGORY,
+        table: '`agg_ctg_cum_all`',
+        expected: (q: Q): unknown[] => categoryRows(a, q),
+        filters: [{}, { mdId: 'MD02' }, { stdCtgNo: 'C1000' }, { stdCtgNo: 'C2000', mdId: 'MD01' }],
+      },
+      {
+        path: GOODS,
+        table: '`agg_goods_cum_all`',
+        expected: (q: Q): unknown[] => goodsRows(a, q),
+        filters: [{}, { entrNo: 'E003' }, { goodsNo: 'G0007' }],
+      },
+    ];
+    for (const list of lists) {
+      let listed = 0;
+      captured.length = 0;
+      db.knex.on('query', onQuery);
+      try {
+        for (const span of spans)
+          for (const agrtGb of ['01', '02'])
+            for (const f of list.filters as Record<string, string>[]) {
+              const res = await get(list.path, { ...span, agrtGb, ...f });
+              const expected = list.expected({ ...range(agrtGb, span), ...f } as Q);
+              expect((res.body as ListOf<unknown>).payloads, `${list.path} ${JSON.stringify({ ...span, agrtGb, ...f })}`).to.deep.equal(
+                expected,
+              );
+              listed += expected.length;
+            }
+      } finally {
+        db.knex.off('query', onQuery);
+      }
+      expect(listed, `${list.path} rows listed`).to.be.greaterThan(50);
+      expect(captured.filter((sql) => sql.includes(list.table)).length, `reads of ${list.table}`).to.be.greaterThan(20);
     }
-    expect(listed, 'category rows listed').to.be.greaterThan(50);
-    expect(listedGoods, 'goods rows listed').to.be.greaterThan(50);
-    expect(captured.filter((sql) => sql.includes('`agg_ctg_cum_all`')).length, 'reads of the category running sums').to.be.greaterThan(30);
-    expect(captured.filter((sql) => sql.includes('`agg_goods_cum_all`')).length, 'reads of the goods running sums').to.be.greaterThan(20);
     // The running sums are of every site: with a site condition the per-site monthly rows serve.
     const bySite = await get(CATEGORY, { ...spans[0]!, agrtGb: '01', siteNo: 'S01' });
     expect((bySite.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(categoryRows(a, range('01', spans[0]!, { siteNo: 'S01' })));
