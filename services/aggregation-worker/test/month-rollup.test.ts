@@ -11,7 +11,7 @@ import {
   type DailyKindName,
 } from '@bo/testing';
 import { boMigrations } from '@bo/aggregates';
-import { addMonths } from '@bo/db';
+import { eachMonth } from '@bo/db';
 import { rebuildAggregate } from '../src/aggregation/rebuild.ts';
 import { reconcileMonths } from '../src/aggregation/reconcile.ts';
 
@@ -137,7 +137,7 @@ function expectedRunning(data: SourceData, kind: DailyKindName, built: readonly 
   const months = built.map((d) => d.slice(0, 7)).sort();
   const running = new Map<string, AggRow>();
   const out: AggRow[] = [];
-  for (let m = months[0]!; m <= months[months.length - 1]!; m = addMonths(m, 1)) {
+  for (const m of eachMonth(months[0]!, months[months.length - 1]!)) {
     for (const row of expectedMonthAllSites(data, kind, `${m}-01`, built)) {
       const key = JSON.stringify([row.agrt_gb_cd, ...RUNNING[kind]!.keys.map((k) => row[k])]);
       const sum = running.get(key) ?? { ...row, ...Object.fromEntries([...MEASURES, 'day_cnt'].map((c) => [c, 0])) };

@@ -1,4 +1,4 @@
-import { addMonths, type Migration } from '@bo/db';
+import { addMonths, eachMonth, type Migration } from '@bo/db';
 
 const T = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 
@@ -33,7 +33,7 @@ export const cumulativeCategoryMigration: Migration = {
          FROM agg_ctg_monthly_all WHERE agrt_gb_cd IN ('01', '02')`,
     )) as [{ first: string | null; last: string | null }[]];
     if (!span?.first || !span.last) return;
-    for (let month = span.first; month <= span.last; month = addMonths(month, 1)) {
+    for (const month of eachMonth(span.first, span.last)) {
       await knex.raw(
         `INSERT INTO ${TABLE} (agrt_gb_cd, agrt_mon, std_ctg_no, md_id, ${COLUMNS})
          SELECT agrt_gb_cd, ?, std_ctg_no, md_id, ${SUMS} FROM (

@@ -66,9 +66,9 @@ const sameMonthTotals = (a: MonthTotals[], b: MonthTotals[]): boolean =>
 
 /**
  * The nightly check of the monthly roll-ups: every month holding one of `days` whose roll-up
- * totals differ from its daily rows, or whose running sums (category) do not step by its
- * monthly rows, is rebuilt from them (under the month lock, so a day build
- * running meanwhile is counted once). Returns what was rebuilt.
+ * totals differ from its daily rows, or whose running sums (category, goods) do not step by its
+ * monthly rows, is rebuilt from them (under the month lock, so a day build running meanwhile is
+ * counted once). Returns what was rebuilt.
  */
 export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kind: ListKind; month: string; rows: number }[]> {
   const rebuilt: { kind: ListKind; month: string; rows: number }[] = [];

@@ -1,4 +1,4 @@
-import { addMonths, execute, selectRows, type Db } from '@bo/db';
+import { addMonths, eachMonth, execute, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
 import { lockBuild } from './build-log.ts';
 
@@ -47,14 +47,10 @@ async function lastMonth(db: Db, c: Cumulative): Promise<string | undefined> {
   return row?.last ?? undefined;
 }
 
-/** `from` to `to` (`yyyy-MM`, both included) as the first days of their months. */
-function monthStarts(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let m = from; m <= to; m = addMonths(m, 1)) out.push(`${m}-01`);
-  return out;
-}
+/** The first day of month `yyyy-MM`, as the tables key months. */
+const firstDay = (month: string): string => `${month}-01`;
 
-/** Month `month`'s running sums: those of the month before plus the month's monthly rows (of every site). */
+/** Month `month`'s (`yyyy-MM`) running sums: those of the month before plus the month's monthly rows (of every site). */
 async function writeMonth(db: Db, c: Cumulative, month: string): Promise<void> {
   const keys = c.keys.join(', ');
   const columns = SUMS.join(', ');
@@ -66,36 +62,36 @@ async function writeMonth(db: Db, c: Cumulative, month: string): Promise<void> {
        UNION ALL
        SELECT agrt_gb_cd, ${keys}, ${columns} FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
      ) u GROUP BY agrt_gb_cd, ${keys}`,
-    [month, ...AGRT_GBS, `${addMonths(month.slice(0, 7), -1)}-01`, ...AGRT_GBS, month],
+    [firstDay(month), ...AGRT_GBS, firstDay(addMonths(month, -1)), ...AGRT_GBS, firstDay(month)],
   );
 }
 
-/** Month `to`'s running sums as those of month `from` (a month with no rows of its own). */
+/** Month `to`'s running sums as those of month `from` (`yyyy-MM`; a month with no rows of its own). */
 async function copyMonth(db: Db, c: Cumulative, from: string, to: string): Promise<void> {
   const columns = [...c.keys, ...SUMS].join(', ');
   await execute(
     db,
     `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${columns})
      SELECT agrt_gb_cd, ?, ${columns} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ? AND day_cnt > 0`,
-    [to, ...AGRT_GBS, from],
+    [firstDay(to), ...AGRT_GBS, firstDay(from)],
   );
 }
 
 /**
- * Adds (`sign` 1) or takes away (-1) the every-site daily rows of `day` to or from the running
- * sums of its month (`yyyy-MM-01`) and every later one, creating the rows a key did not have; when
- * the sums end before the month, the last month's are first copied into each month up to it. The caller holds the
- * month's lock; this takes the running sums' lock until commit.
+ * Adds (`sign` 1) or takes away (-1) the daily rows of `day` (of every site) to or from the
+ * running sums of its month and every later one, creating the rows a key did not have; when the
+ * sums end before the month, the last month's are first copied into each month up to it. The
+ * caller holds the month's lock; this takes the running sums' lock until commit.
  */
-export async function applyDayToCumulative(db: Db, kind: ListKind, day: string, month: string, sign: 1 | -1): Promise<void> {
+export async function applyDayToCumulative(db: Db, kind: ListKind, day: string, sign: 1 | -1): Promise<void> {
   const c = cumulativeOf(kind);
   if (!c) return;
   await lockCumulative(db, kind);
-  const at = month.slice(0, 7);
+  const at = day.slice(0, 7);
   const last = await lastMonth(db, c);
   // The months after the last have no monthly rows yet (but this build's): each starts as a copy.
-  if (last !== undefined && last < at) for (const m of monthStarts(addMonths(last, 1), at)) await copyMonth(db, c, `${last}-01`, m);
-  const months = monthStarts(at, last !== undefined && last > at ? last : at);
+  if (last !== undefined && last < at) for (const m of eachMonth(addMonths(last, 1), at)) await copyMonth(db, c, last, m);
+  const months = eachMonth(at, last !== undefined && last > at ? last : at).map(firstDay);
   const keys = c.keys.map((k) => `d.${k}`).join(', ');
   const neg = sign > 0 ? '' : '-';
   // Grouped: a list without every-site rows has one daily row per site and key.
@@ -131,7 +127,7 @@ export async function rebuildCumulative(db: Db, kind: ListKind): Promise<void> {
   if (!span?.first || !span.last) return;
   // Keep the months the sums already reached (a range may end in one with no rows of its own).
   const to = last !== undefined && last > span.last ? last : span.last;
-  for (const m of monthStarts(span.first, to)) await writeMonth(db, c, m);
+  for (const m of eachMonth(span.first, to)) await writeMonth(db, c, m);
 }
 
 /**
@@ -153,7 +149,7 @@ export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: str
          SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
        ) u GROUP BY agrt_gb_cd, ${keys} HAVING ${SUMS.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
      ) d`,
-    [...AGRT_GBS, month, ...AGRT_GBS, `${addMonths(month.slice(0, 7), -1)}-01`, ...AGRT_GBS, month],
+    [...AGRT_GBS, month, ...AGRT_GBS, firstDay(addMonths(month.slice(0, 7), -1)), ...AGRT_GBS, month],
   );
   return Number(row?.n ?? 0);
 }

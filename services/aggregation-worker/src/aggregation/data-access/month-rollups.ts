@@ -91,13 +91,14 @@ export async function dropEmptyMonthRows(db: Db, r: MonthRollup, day: string): P
 
 /**
  * Before the day's daily rows are replaced: lock the month and take the day's current rows out
- * of it (and out of the running sums from it on). Keys that no longer have a day in the month are removed by `addDayToMonth`.
+ * of it (and out of the running sums from it on). Keys that no longer have a day in the month
+ * are removed by `addDayToMonth`.
  */
 export async function takeDayFromMonth(db: Db, kind: ListKind, day: string): Promise<number> {
   await lockMonth(db, kind, monthOf(day));
   let taken = 0;
   for (const r of rollupsOf(kind)) taken += await applyDayToMonth(db, r, day, -1);
-  await applyDayToCumulative(db, kind, day, monthOf(day), -1);
+  await applyDayToCumulative(db, kind, day, -1);
   return taken;
 }
 
@@ -111,12 +112,13 @@ export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: 
     // A first build took nothing out, so it cannot have emptied a key.
     if (taken > 0) await dropEmptyMonthRows(db, r, day);
   }
-  await applyDayToCumulative(db, kind, day, monthOf(day), 1);
+  await applyDayToCumulative(db, kind, day, 1);
 }
 
 /**
  * Rebuild one month's roll-up rows (per site and every site) from its daily rows, for a month found to differ from them
- * (a daily table changed by hand, or a roll-up written before the days it sums), then the running sums.
+ * (a daily table changed by hand, or a roll-up written before the days it sums), then every
+ * month of the running sums.
  */
 export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promise<number> {
   await lockMonth(db, kind, month);

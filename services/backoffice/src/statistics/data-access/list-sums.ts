@@ -160,11 +160,10 @@ const boundFilters = <F extends Record<string, string | undefined>>(f: F): F =>
 /**
  * The sums per key of the plan's list: each part grouped on its own through its primary key
  * (agrtGb, date, site …) or a filter-led covering index (running sums need no grouping), then
- * the parts summed again. `narrow`
- * adds the list's filters to every part, on alias `a`; the list's attributes (a goods' supplier)
- * are taken as their MAX per key. The every-site rows (read without a site condition) equal the
- * per-site rows of their day (the worker writes all of them in one transaction), so the numbers
- * are those of the per-site daily rows alone.
+ * the parts summed again. `narrow` adds the list's filters to every part, on alias `a`; the
+ * list's attributes (a goods' supplier) are taken as their MAX per key. The every-site rows (read
+ * without a site condition) equal the per-site rows of their day (the worker writes all of them
+ * in one transaction), so the numbers are those of the per-site daily rows alone.
  */
 function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
   const { keys, attributes: carried } = LIST_AGGREGATES[plan.list];
@@ -211,10 +210,10 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
 const RUNNING_MEASURES = MEASURE_COLUMNS.map((c) => `a.${c} - COALESCE(f.${c}, 0) AS ${MEASURES[c]}`).join(', ');
 
 /**
- * The sums per key and attributes of whole months from the list's running sums, on alias `a` for `narrow`. The
- * sums hold every month from the first with rows to the last built, so a month past the last (or
- * before the first) is read as the last month at or before it; a key is listed when it has days
- * in the range (its day count grew), as the monthly rows list it.
+ * The sums per key and attributes of whole months from the list's running sums, on alias `a` for
+ * `narrow`. The sums hold every month from the first with rows to the last built, so a month past
+ * the last (or before the first) is read as the last month at or before it; a key is listed when
+ * it has days in the range (its day count grew), as the monthly rows list it.
  */
 function runningPart<F>(
   knex: Knex,
