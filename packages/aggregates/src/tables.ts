@@ -67,19 +67,23 @@ export const LIST_KINDS = Object.keys(LIST_AGGREGATES) as ListKind[];
 /**
  * Kind `period`: the event rollups of the period and hourly reports, per (agrtGb, day, hour,
  * site), per (agrtGb, goods dimension, value, day | month, site), and per (agrtGb, hourly goods
- * dimension, value, day, hour, site).
+ * dimension, value, day, hour, site); the dimension rollups again summed over every site
+ * (`…All`, no site column), which the reports without a site condition read.
  */
 export const PERIOD_ROLLUPS = {
   siteHourly: 'agg_site_hourly',
   dimDaily: 'agg_dim_daily',
   dimMonthly: 'agg_dim_monthly',
   dimHourly: 'agg_dim_hourly',
+  dimDailyAll: 'agg_dim_daily_all',
+  dimMonthlyAll: 'agg_dim_monthly_all',
+  dimHourlyAll: 'agg_dim_hourly_all',
 } as const;
 
 /**
  * Kind `inflow`: page views per (day, hour, site, goods), and the rollups every inflow build
  * keeps equal to it (per hour and site; per goods dimension and day | month; per hourly goods
- * dimension, day and hour).
+ * dimension, day and hour; the dimension ones again over every site, `…All`).
  */
 export const INFLOW_AGGREGATES = {
   goodsHourly: 'agg_inflow_hourly',
@@ -87,6 +91,9 @@ export const INFLOW_AGGREGATES = {
   dimDaily: 'agg_inflow_dim_daily',
   dimMonthly: 'agg_inflow_dim_monthly',
   dimHourly: 'agg_inflow_dim_hourly',
+  dimDailyAll: 'agg_inflow_dim_daily_all',
+  dimMonthlyAll: 'agg_inflow_dim_monthly_all',
+  dimHourlyAll: 'agg_inflow_dim_hourly_all',
 } as const;
 
 /** The attributes each goods is filed under in the dimension rollups, as first seen (never updated). */

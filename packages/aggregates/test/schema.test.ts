@@ -102,6 +102,18 @@ describe('aggregate tables: the description matches the migrated schema', () => 
     for (const table of [PERIOD_ROLLUPS.dimDaily, PERIOD_ROLLUPS.dimMonthly, INFLOW_AGGREGATES.dimDaily, INFLOW_AGGREGATES.dimMonthly]) {
       expect(columns.get(table), table).to.include.members(['dim_cd', 'dim_val', 'site_no']);
     }
+    // The every-site copies: the per-site table's keys but the site.
+    for (const [site, all] of [
+      [PERIOD_ROLLUPS.dimDaily, PERIOD_ROLLUPS.dimDailyAll],
+      [PERIOD_ROLLUPS.dimMonthly, PERIOD_ROLLUPS.dimMonthlyAll],
+      [PERIOD_ROLLUPS.dimHourly, PERIOD_ROLLUPS.dimHourlyAll],
+      [INFLOW_AGGREGATES.dimDaily, INFLOW_AGGREGATES.dimDailyAll],
+      [INFLOW_AGGREGATES.dimMonthly, INFLOW_AGGREGATES.dimMonthlyAll],
+      [INFLOW_AGGREGATES.dimHourly, INFLOW_AGGREGATES.dimHourlyAll],
+    ]) {
+      expect(primaryKeys.get(all), all).to.deep.equal(primaryKeys.get(site)!.filter((c) => c !== 'site_no'));
+      expect(columns.get(all), all).to.deep.equal(columns.get(site)!.filter((c) => c !== 'site_no'));
+    }
     expect(columns.get(GOODS_DIM_SNAPSHOT)).to.deep.equal(['goods_no', ...GOODS_DIMENSIONS.map((d) => d.column)]);
   });
 

@@ -30,6 +30,7 @@ describe('period rollups: kind period and the inflow rollups', () => {
   const build = (kind: 'period' | 'inflow', day: string, hour?: number) =>
     rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli', ...(hour !== undefined ? { hour } : {}) });
   const expectedMonths = () => monthsOf(DAYS.flatMap((day) => expectedPeriod(data, day, filedAs).dims));
+  const expectedAllSiteMonths = () => monthsOf(DAYS.flatMap((day) => expectedPeriod(data, day, filedAs).dimsAllSites));
 
   before(async () => {
     db = await createTestDatabase('agg_period', boMigrations);
@@ -50,6 +51,9 @@ describe('period rollups: kind period and the inflow rollups', () => {
     const dims = new Set(DAYS.flatMap((day) => expectedPeriod(data, day).dims.map((r) => r.dim_cd)));
     expect([...dims].sort(), 'every dimension has rows').to.deep.equal(['all', 'brand', 'ctg', 'entr', 'md']);
     expect(await storedMonths(db.knex, 'events')).to.deep.equal(expectedMonths());
+    expect(await storedMonths(db.knex, 'events-all-sites')).to.deep.equal(expectedAllSiteMonths());
+    const sites = new Set(DAYS.flatMap((day) => expectedPeriod(data, day).dims.map((r) => r.site_no)));
+    expect(sites.size, 'the every-site rows sum more than one site').to.be.greaterThan(1);
     const status = await db.knex('agg_built_day').where({ kind: 'period' }).pluck('agrt_dt');
     expect(status.sort()).to.deep.equal(DAYS);
   });
@@ -87,6 +91,7 @@ describe('period rollups: kind period and the inflow rollups', () => {
     expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day, filedAs));
     const after = await storedMonths(db.knex, 'events');
     expect(after).to.deep.equal(expectedMonths());
+    expect(await storedMonths(db.knex, 'events-all-sites')).to.deep.equal(expectedAllSiteMonths());
     expect(
       after.filter((r) => ['C999', 'E999', 'B9', 'md.new'].includes(String(r.dim_val))),
       'no row of a key without days',
@@ -152,6 +157,9 @@ describe('period rollups: kind period and the inflow rollups', () => {
     expect(await storedMonths(db.knex, 'inflow')).to.deep.equal(
       monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dims)),
     );
+    expect(await storedMonths(db.knex, 'inflow-all-sites')).to.deep.equal(
+      monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dimsAllSites)),
+    );
   });
 
   it('when every period and inflow day is built at once, twice each, then none deadlocks and every rollup is right', async () => {
@@ -185,6 +193,23 @@ describe('period rollups: kind period and the inflow rollups', () => {
     expect((await reconcileDays(db.knex, DAYS)).map((m) => [m.kind, m.day])).to.deep.equal([['period', DAYS[1]]]);
     await build('period', DAYS[1]!);
     expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
+    // The every-site rows, daily and hourly: the per-site ones still agree.
+    for (const [table, day] of [
+      ['agg_dim_daily_all', DAYS[2]!],
+      ['agg_dim_hourly_all', DAYS[3]!],
+    ] as const) {
+      await db
+        .knex(table)
+        .where({ agrt_dt: day, dim_cd: 'md' })
+        .limit(1)
+        .update({ cncl_amt: db.knex.raw('cncl_amt + 10') });
+      expect(
+        (await reconcileDays(db.knex, DAYS)).map((m) => [m.kind, m.day]),
+        table,
+      ).to.deep.equal([['period', day]]);
+      await build('period', day);
+      expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
+    }
   });
 
   it('when a goods was filed before it had a snapshot row, then the reconciliation finds the day once the row exists', async () => {
@@ -215,6 +240,26 @@ describe('period rollups: kind period and the inflow rollups', () => {
       DAYS.some((day) => expectedInflowRollups(data, day, filedAs).dimHourly.length > 0),
       'page views to fill',
     ).to.equal(true);
+    expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
+  });
+
+  it('when the every-site dimension rollups are added to a database with built days, then the migration fills them as the builds would', async () => {
+    const migration = aggregateMigrations.find((m) => m.name === '0110-dim-rollups-all-sites')!;
+    await migration.down(db.knex);
+    await migration.up(db.knex);
+    for (const day of DAYS) {
+      const [stored, expected] = [await storedPeriod(db.knex, day), expectedPeriod(data, day, filedAs)];
+      expect(expected.dimsAllSites.length, `events ${day}`).to.be.greaterThan(0);
+      expect(stored.dimsAllSites, `daily ${day}`).to.deep.equal(expected.dimsAllSites);
+      expect(stored.dimHourlyAllSites, `hourly ${day}`).to.deep.equal(expected.dimHourlyAllSites);
+      const [views, expectedViews] = [await storedInflowRollups(db.knex, day), expectedInflowRollups(data, day, filedAs)];
+      expect(views.dimsAllSites, `views ${day}`).to.deep.equal(expectedViews.dimsAllSites);
+      expect(views.dimHourlyAllSites, `hourly views ${day}`).to.deep.equal(expectedViews.dimHourlyAllSites);
+    }
+    expect(await storedMonths(db.knex, 'events-all-sites')).to.deep.equal(expectedAllSiteMonths());
+    expect(await storedMonths(db.knex, 'inflow-all-sites')).to.deep.equal(
+      monthsOf(DAYS.flatMap((day) => expectedInflowRollups(data, day, filedAs).dimsAllSites)),
+    );
     expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
   });
 });

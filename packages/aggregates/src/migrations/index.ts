@@ -8,6 +8,7 @@ import { aiWindowSumsMigration } from './0106-ai-window-sums.ts';
 import { hourlyDimRollupsMigration } from './0107-hourly-dim-rollups.ts';
 import { cumulativeCategoryMigration } from './0108-cumulative-category.ts';
 import { cumulativeGoodsMigration } from './0109-cumulative-goods.ts';
+import { dimRollupsAllSitesMigration } from './0110-dim-rollups-all-sites.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -20,6 +21,7 @@ export const aggregateMigrations: readonly Migration[] = [
   hourlyDimRollupsMigration,
   cumulativeCategoryMigration,
   cumulativeGoodsMigration,
+  dimRollupsAllSitesMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

@@ -1,9 +1,9 @@
 import type { Knex } from '@bo/db';
 import type { AggRow } from './expected-daily.ts';
-import type { EvtRow, GoodsRow, SourceData } from './source-data.ts';
+import type { EvtRow, GoodsRow, InflowRow, SourceData } from './source-data.ts';
 
 /**
- * The period rollups (migrations 0102, 0107) recomputed in plain JS from the rows a test wrote. Goods
+ * The period rollups (migrations 0102, 0107, 0110) recomputed in plain JS from the rows a test wrote. Goods
  * are filed under `filedAs` (the attributes the snapshot holds: the goods as first seen), which
  * defaults to the goods rows themselves.
  */
@@ -64,12 +64,35 @@ export interface PeriodRows {
   hourly: AggRow[];
   dims: AggRow[];
   dimHourly: AggRow[];
+  /** The dimension rows of every site together (migration 0110). */
+  dimsAllSites: AggRow[];
+  dimHourlyAllSites: AggRow[];
 }
 
-/** `agg_site_hourly`, `agg_dim_daily` and `agg_dim_hourly` of one day. */
+/** Without the site (the every-site rows' heads). */
+const noSite = (heads: AggRow[]): AggRow[] => heads.map(({ site_no: _site, ...head }) => head);
+
+/** `agg_site_hourly`, `agg_dim_daily` and `agg_dim_hourly` of one day, and the every-site dimension rows. */
 export function expectedPeriod(data: SourceData, day: string, filedAs?: FiledAs): PeriodRows {
   const attrs = filedAsOf(data, filedAs);
   const events = data.events.filter((e) => e.evt_dtm.slice(0, 10) === day);
+  const dimHeads = (e: EvtRow): AggRow[] =>
+    dimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({
+      agrt_gb_cd: e.agrt_gb_cd,
+      dim_cd,
+      dim_val,
+      agrt_dt: day,
+      site_no: e.site_no,
+    }));
+  const dimHourlyHeads = (e: EvtRow): AggRow[] =>
+    hourlyDimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({
+      agrt_gb_cd: e.agrt_gb_cd,
+      dim_cd,
+      dim_val,
+      agrt_dt: day,
+      agrt_hour: hourOf(e.evt_dtm),
+      site_no: e.site_no,
+    }));
   return {
     hourly: grouped(
       events,
@@ -77,33 +100,10 @@ export function expectedPeriod(data: SourceData, day: string, filedAs?: FiledAs)
       ZERO_MEASURES,
       addEvent,
     ),
-    dims: grouped(
-      events,
-      (e) =>
-        dimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({
-          agrt_gb_cd: e.agrt_gb_cd,
-          dim_cd,
-          dim_val,
-          agrt_dt: day,
-          site_no: e.site_no,
-        })),
-      ZERO_MEASURES,
-      addEvent,
-    ),
-    dimHourly: grouped(
-      events,
-      (e) =>
-        hourlyDimsOf(attrs.get(e.goods_no)).map(([dim_cd, dim_val]) => ({
-          agrt_gb_cd: e.agrt_gb_cd,
-          dim_cd,
-          dim_val,
-          agrt_dt: day,
-          agrt_hour: hourOf(e.evt_dtm),
-          site_no: e.site_no,
-        })),
-      ZERO_MEASURES,
-      addEvent,
-    ),
+    dims: grouped(events, dimHeads, ZERO_MEASURES, addEvent),
+    dimHourly: grouped(events, dimHourlyHeads, ZERO_MEASURES, addEvent),
+    dimsAllSites: grouped(events, (e) => noSite(dimHeads(e)), ZERO_MEASURES, addEvent),
+    dimHourlyAllSites: grouped(events, (e) => noSite(dimHourlyHeads(e)), ZERO_MEASURES, addEvent),
   };
 }
 
@@ -129,6 +129,8 @@ export interface InflowRollupRows {
   site: AggRow[];
   dims: AggRow[];
   dimHourly: AggRow[];
+  dimsAllSites: AggRow[];
+  dimHourlyAllSites: AggRow[];
 }
 
 /** `agg_inflow_site_hourly`, `agg_inflow_dim_daily` and `agg_inflow_dim_hourly` of one day's page views. */
@@ -136,27 +138,22 @@ export function expectedInflowRollups(data: SourceData, day: string, filedAs?: F
   const attrs = filedAsOf(data, filedAs);
   const logs = data.inflows.filter((l) => l.inflow_dtm.slice(0, 10) === day);
   const count = (row: AggRow) => (row.inf_cnt = (row.inf_cnt as number) + 1);
+  const dimHeads = (l: InflowRow): AggRow[] =>
+    dimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({ dim_cd, dim_val, agrt_dt: day, site_no: l.site_no }));
+  const dimHourlyHeads = (l: InflowRow): AggRow[] =>
+    hourlyDimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({
+      dim_cd,
+      dim_val,
+      agrt_dt: day,
+      agrt_hour: hourOf(l.inflow_dtm),
+      site_no: l.site_no,
+    }));
   return {
     site: grouped(logs, (l) => [{ agrt_dt: day, agrt_hour: hourOf(l.inflow_dtm), site_no: l.site_no }], { inf_cnt: 0 }, count),
-    dims: grouped(
-      logs,
-      (l) => dimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({ dim_cd, dim_val, agrt_dt: day, site_no: l.site_no })),
-      { inf_cnt: 0 },
-      count,
-    ),
-    dimHourly: grouped(
-      logs,
-      (l) =>
-        hourlyDimsOf(attrs.get(l.goods_no)).map(([dim_cd, dim_val]) => ({
-          dim_cd,
-          dim_val,
-          agrt_dt: day,
-          agrt_hour: hourOf(l.inflow_dtm),
-          site_no: l.site_no,
-        })),
-      { inf_cnt: 0 },
-      count,
-    ),
+    dims: grouped(logs, dimHeads, { inf_cnt: 0 }, count),
+    dimHourly: grouped(logs, dimHourlyHeads, { inf_cnt: 0 }, count),
+    dimsAllSites: grouped(logs, (l) => noSite(dimHeads(l)), { inf_cnt: 0 }, count),
+    dimHourlyAllSites: grouped(logs, (l) => noSite(dimHourlyHeads(l)), { inf_cnt: 0 }, count),
   };
 }
 
@@ -180,6 +177,16 @@ export async function storedPeriod(knex: Knex, day: string): Promise<PeriodRows>
         .select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_dt', 'agrt_hour', 'site_no', ...MEASURES)
         .where({ agrt_dt: day }),
     ),
+    dimsAllSites: await stored(
+      knex('agg_dim_daily_all')
+        .select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_dt', ...MEASURES)
+        .where({ agrt_dt: day }),
+    ),
+    dimHourlyAllSites: await stored(
+      knex('agg_dim_hourly_all')
+        .select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_dt', 'agrt_hour', ...MEASURES)
+        .where({ agrt_dt: day }),
+    ),
   };
 }
 
@@ -190,12 +197,20 @@ export async function storedInflowRollups(knex: Knex, day: string): Promise<Infl
     dimHourly: await stored(
       knex('agg_inflow_dim_hourly').select('dim_cd', 'dim_val', 'agrt_dt', 'agrt_hour', 'site_no', 'inf_cnt').where({ agrt_dt: day }),
     ),
+    dimsAllSites: await stored(knex('agg_inflow_dim_daily_all').select('dim_cd', 'dim_val', 'agrt_dt', 'inf_cnt').where({ agrt_dt: day })),
+    dimHourlyAllSites: await stored(
+      knex('agg_inflow_dim_hourly_all').select('dim_cd', 'dim_val', 'agrt_dt', 'agrt_hour', 'inf_cnt').where({ agrt_dt: day }),
+    ),
   };
 }
 
-/** Every stored monthly row of the events (`agg_dim_monthly`) or page views (`agg_inflow_dim_monthly`). */
-export async function storedMonths(knex: Knex, of: 'events' | 'inflow'): Promise<AggRow[]> {
+/** Every stored monthly row of the events (`agg_dim_monthly`) or page views (`agg_inflow_dim_monthly`), per site or every site. */
+export async function storedMonths(knex: Knex, of: 'events' | 'events-all-sites' | 'inflow' | 'inflow-all-sites'): Promise<AggRow[]> {
   if (of === 'events')
     return stored(knex('agg_dim_monthly').select('agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no', 'agrt_mon', ...MEASURES, 'day_cnt'));
+  if (of === 'events-all-sites')
+    return stored(knex('agg_dim_monthly_all').select('agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_mon', ...MEASURES, 'day_cnt'));
+  if (of === 'inflow-all-sites')
+    return stored(knex('agg_inflow_dim_monthly_all').select('dim_cd', 'dim_val', 'agrt_mon', 'inf_cnt', 'day_cnt'));
   return stored(knex('agg_inflow_dim_monthly').select('dim_cd', 'dim_val', 'site_no', 'agrt_mon', 'inf_cnt', 'day_cnt'));
 }

@@ -62,23 +62,69 @@ const EVENT_DIMS: MonthRollup = {
   keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'site_no'],
   sums: MEASURE_COLUMNS,
 };
+/** The same summed over every site. */
+const EVENT_DIMS_ALL: MonthRollup = {
+  daily: PERIOD_ROLLUPS.dimDailyAll,
+  monthly: PERIOD_ROLLUPS.dimMonthlyAll,
+  keys: ['agrt_gb_cd', 'dim_cd', 'dim_val'],
+  sums: MEASURE_COLUMNS,
+};
 const INFLOW_DIMS: MonthRollup = {
   daily: INFLOW_AGGREGATES.dimDaily,
   monthly: INFLOW_AGGREGATES.dimMonthly,
   keys: ['dim_cd', 'dim_val', 'site_no'],
   sums: ['inf_cnt'],
 };
+const INFLOW_DIMS_ALL: MonthRollup = {
+  daily: INFLOW_AGGREGATES.dimDailyAll,
+  monthly: INFLOW_AGGREGATES.dimMonthlyAll,
+  keys: ['dim_cd', 'dim_val'],
+  sums: ['inf_cnt'],
+};
 
-/** Replace one day of a dimension rollup, keeping its month equal to the sum of its days. */
-async function replaceDimDay(db: Db, r: MonthRollup, lockKind: string, day: string, insert: () => Promise<number>): Promise<number> {
+/** One daily table of a day's replacement and how its rows are written (returns how many). */
+type DayPart = { rollup: MonthRollup; insert: () => Promise<number> };
+
+/**
+ * Replace one day of dimension rollups, in the order given (a part may read the one before it),
+ * keeping each month equal to the sum of its days; returns the first part's rows.
+ */
+async function replaceDimDay(db: Db, lockKind: string, day: string, parts: DayPart[]): Promise<number> {
   await lockBuild(db, lockKind, monthOf(day));
-  const taken = await applyDayToMonth(db, r, day, -1);
-  await db(r.daily).where({ agrt_dt: day }).delete();
-  const rows = await insert();
-  await applyDayToMonth(db, r, day, 1);
-  // A first build took nothing out, so it cannot have emptied a key.
-  if (taken > 0) await dropEmptyMonthRows(db, r, day);
-  return rows;
+  let first: number | undefined;
+  for (const { rollup: r, insert } of parts) {
+    const taken = await applyDayToMonth(db, r, day, -1);
+    await db(r.daily).where({ agrt_dt: day }).delete();
+    const rows = await insert();
+    first ??= rows;
+    await applyDayToMonth(db, r, day, 1);
+    // A first build took nothing out, so it cannot have emptied a key.
+    if (taken > 0) await dropEmptyMonthRows(db, r, day);
+  }
+  return first ?? 0;
+}
+
+/**
+ * Write the every-site rows of `day` (one `hour` of it, or all) into `to.table` from the per-site
+ * rows of `from`: `to.keys` are the key but the site and the date (and hour), `to.sums` the
+ * summed columns. Read in primary-key order (day first), so grouped without a temporary table.
+ */
+async function sumOverSites(
+  db: Db,
+  from: string,
+  to: { table: string; keys: readonly string[]; sums: readonly string[] },
+  day: string,
+  hour?: number,
+): Promise<number> {
+  const keys = `agrt_dt, ${to.keys.join(', ')}`;
+  const result = await execute(
+    db,
+    `INSERT INTO ${to.table} (${keys}, ${to.sums.join(', ')})
+     SELECT ${keys}, ${to.sums.map((c) => `SUM(${c})`).join(', ')} FROM ${from} WHERE agrt_dt = ?${hour !== undefined ? ' AND agrt_hour = ?' : ''}
+     GROUP BY ${keys}`,
+    hour !== undefined ? [day, hour] : [day],
+  );
+  return result.affectedRows;
 }
 
 // ---- kind `period`: events per (hour, site) and per (dimension, day or month, site) ----------
@@ -86,22 +132,36 @@ async function replaceDimDay(db: Db, r: MonthRollup, lockKind: string, day: stri
 const MEASURE_LIST = MEASURE_COLUMNS.join(', ');
 const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?';
 
+/** The every-site event dimension rows: key but the date. */
+const EVENT_DAY_ALL = { table: PERIOD_ROLLUPS.dimDailyAll, keys: ['agrt_gb_cd', 'dim_cd', 'dim_val'], sums: MEASURE_COLUMNS };
+const EVENT_HOUR_ALL = {
+  table: PERIOD_ROLLUPS.dimHourlyAll,
+  keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_hour'],
+  sums: MEASURE_COLUMNS,
+};
+
 /** Replace the rollups of one day with sums of its events; returns the daily rows written. */
 export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRange): Promise<number> {
-  const dims = await replaceDimDay(db, EVENT_DIMS, 'period-month', day, async () => {
-    // Summed per (agrtGb, site, goods) before the fan-out to the dimensions, as the inflow rows
-    // are: ~17 k rows a day are multiplied instead of ~30 k events (0.31-0.39 → 0.22 s a day).
-    const result = await execute(
-      db,
-      `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
-       SELECT g.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, g.site_no, ${COLUMN_SUMS}
-       FROM (SELECT e.agrt_gb_cd, e.site_no, e.goods_no, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e
-             WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, e.site_no, e.goods_no) g ${dimJoins('g')}
-       GROUP BY g.agrt_gb_cd, x.dim_cd, dim_val, g.site_no`,
-      [day, ...AGRT_GBS, from, to],
-    );
-    return result.affectedRows;
-  });
+  const dims = await replaceDimDay(db, 'period-month', day, [
+    {
+      rollup: EVENT_DIMS,
+      insert: async () => {
+        // Summed per (agrtGb, site, goods) before the fan-out to the dimensions, as the inflow rows
+        // are: ~17 k rows a day are multiplied instead of ~30 k events (0.31-0.39 → 0.22 s a day).
+        const result = await execute(
+          db,
+          `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
+           SELECT g.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, g.site_no, ${COLUMN_SUMS}
+           FROM (SELECT e.agrt_gb_cd, e.site_no, e.goods_no, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e
+                 WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, e.site_no, e.goods_no) g ${dimJoins('g')}
+           GROUP BY g.agrt_gb_cd, x.dim_cd, dim_val, g.site_no`,
+          [day, ...AGRT_GBS, from, to],
+        );
+        return result.affectedRows;
+      },
+    },
+    { rollup: EVENT_DIMS_ALL, insert: () => sumOverSites(db, PERIOD_ROLLUPS.dimDaily, EVENT_DAY_ALL, day) },
+  ]);
   await db(PERIOD_ROLLUPS.siteHourly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
   const hourly = await execute(
     db,
@@ -122,10 +182,17 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
      GROUP BY e.agrt_gb_cd, x.dim_cd, dim_val, HOUR(e.evt_dtm), e.site_no`,
     [day, ...AGRT_GBS, from, to],
   );
+  await db(PERIOD_ROLLUPS.dimHourlyAll).where({ agrt_dt: day }).delete();
+  await sumOverSites(db, PERIOD_ROLLUPS.dimHourly, EVENT_HOUR_ALL, day);
+  // The every-site rows are derived from these, so not counted again.
   return dims + hourly.affectedRows + dimHourly.affectedRows;
 }
 
 // ---- inflow rollups: rewritten by every inflow build, inside its transaction -----------------
+
+/** The every-site page-view dimension rows: key but the date. */
+const INFLOW_DAY_ALL = { table: INFLOW_AGGREGATES.dimDailyAll, keys: ['dim_cd', 'dim_val'], sums: ['inf_cnt'] };
+const INFLOW_HOUR_ALL = { table: INFLOW_AGGREGATES.dimHourlyAll, keys: ['dim_cd', 'dim_val', 'agrt_hour'], sums: ['inf_cnt'] };
 
 /**
  * After an inflow build wrote `agg_inflow_hourly` for `day` (one `hour`, or all): the site and
@@ -135,7 +202,7 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
 export async function rebuildInflowRollups(db: Db, day: string, hour: number | undefined): Promise<void> {
   const ofHours = hour !== undefined ? ' AND i.agrt_hour = ?' : '';
   const bindings = hour !== undefined ? [day, hour] : [day];
-  for (const table of [INFLOW_AGGREGATES.siteHourly, INFLOW_AGGREGATES.dimHourly]) {
+  for (const table of [INFLOW_AGGREGATES.siteHourly, INFLOW_AGGREGATES.dimHourly, INFLOW_AGGREGATES.dimHourlyAll]) {
     const rows = db(table).where({ agrt_dt: day });
     if (hour !== undefined) rows.andWhere({ agrt_hour: hour });
     await rows.delete();
@@ -155,20 +222,27 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
      GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.agrt_hour, i.site_no`,
     bindings,
   );
-  await replaceDimDay(db, INFLOW_DIMS, 'inflow-month', day, async () => {
-    // The day's hours are summed per (site, goods) first: the dimension fan-out (one row per
-    // dimension) then multiplies ~25 k rows instead of ~55 k (0.94 → 0.32 s a day at full scale).
-    const result = await execute(
-      db,
-      `INSERT INTO ${INFLOW_AGGREGATES.dimDaily} (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
-       SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.site_no, SUM(i.inf_cnt)
-       FROM (SELECT agrt_dt, site_no, goods_no, SUM(inf_cnt) AS inf_cnt FROM ${INFLOW_AGGREGATES.goodsHourly}
-             WHERE agrt_dt = ? GROUP BY agrt_dt, site_no, goods_no) i ${dimJoins('i')}
-       GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.site_no`,
-      [day],
-    );
-    return result.affectedRows;
-  });
+  await sumOverSites(db, INFLOW_AGGREGATES.dimHourly, INFLOW_HOUR_ALL, day, hour);
+  await replaceDimDay(db, 'inflow-month', day, [
+    {
+      rollup: INFLOW_DIMS,
+      insert: async () => {
+        // The day's hours are summed per (site, goods) first: the dimension fan-out (one row per
+        // dimension) then multiplies ~25 k rows instead of ~55 k (0.94 → 0.32 s a day at full scale).
+        const result = await execute(
+          db,
+          `INSERT INTO ${INFLOW_AGGREGATES.dimDaily} (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
+           SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.site_no, SUM(i.inf_cnt)
+           FROM (SELECT agrt_dt, site_no, goods_no, SUM(inf_cnt) AS inf_cnt FROM ${INFLOW_AGGREGATES.goodsHourly}
+                 WHERE agrt_dt = ? GROUP BY agrt_dt, site_no, goods_no) i ${dimJoins('i')}
+           GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.site_no`,
+          [day],
+        );
+        return result.affectedRows;
+      },
+    },
+    { rollup: INFLOW_DIMS_ALL, insert: () => sumOverSites(db, INFLOW_AGGREGATES.dimDaily, INFLOW_DAY_ALL, day) },
+  ]);
 }
 
 // ---- reconciliation -------------------------------------------------------------------------
@@ -190,9 +264,11 @@ export async function periodSourceTotals(db: Db, [from, to]: TimeRange): Promise
      WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, x.dim_cd`,
     [...AGRT_GBS, from, to],
   );
-  // The hourly dimension rows file goods exactly as the daily ones: their totals must match them.
+  // The hourly dimension rows file goods exactly as the daily ones: their totals must match them;
+  // so must the every-site rows of both.
   const hourlyDims = dims.filter((d) => HOURLY_DIM_CDS.has(d.part)).map((d) => ({ ...d, part: `${d.part}-hourly` }));
-  return [...hourly, ...dims, ...hourlyDims];
+  const allSites = [...dims, ...hourlyDims].map((d) => ({ ...d, part: `${d.part}-all` }));
+  return [...hourly, ...dims, ...hourlyDims, ...allSites];
 }
 
 /** What one built day's rollups hold. */
@@ -202,15 +278,17 @@ export async function periodAggregateTotals(db: Db, day: string): Promise<PartTo
     `SELECT agrt_gb_cd, 'hourly' AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.siteHourly} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt = ? GROUP BY agrt_gb_cd`,
     [...AGRT_GBS, day],
   );
-  const dims = await selectRows<PartTotals>(
-    db,
-    `SELECT agrt_gb_cd, dim_cd AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.dimDaily} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`,
-    [day],
-  );
-  const hourlyDims = await selectRows<PartTotals>(
-    db,
-    `SELECT agrt_gb_cd, CONCAT(dim_cd, '-hourly') AS part, ${SUMMED} FROM ${PERIOD_ROLLUPS.dimHourly} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`,
-    [day],
-  );
-  return [...hourly, ...dims, ...hourlyDims];
+  const totals = (table: string, part: string) =>
+    selectRows<PartTotals>(
+      db,
+      `SELECT agrt_gb_cd, CONCAT(dim_cd, '${part}') AS part, ${SUMMED} FROM ${table} WHERE agrt_dt = ? GROUP BY agrt_gb_cd, dim_cd`,
+      [day],
+    );
+  return [
+    ...hourly,
+    ...(await totals(PERIOD_ROLLUPS.dimDaily, '')),
+    ...(await totals(PERIOD_ROLLUPS.dimHourly, '-hourly')),
+    ...(await totals(PERIOD_ROLLUPS.dimDailyAll, '-all')),
+    ...(await totals(PERIOD_ROLLUPS.dimHourlyAll, '-hourly-all')),
+  ];
 }

@@ -189,22 +189,40 @@ export function sumRawEvents(knex: Knex, agrtGb: AgrtGb, f: RawFilter, ranges: r
 
 /**
  * The rollup table of each grain, and its date column; a monthly row sums every built day of its
- * month. The hour grain has a table per site (`all`) and one per hourly goods dimension.
+ * month. The hour grain has a table per site (`all`) and one per hourly goods dimension. The
+ * dimension tables have every-site copies (`allSites`), read without a site condition: one row
+ * per value and day instead of one per site (a category's 31 days of events: ~9,400 -> ~3,100 rows).
  */
-const EVENT_ROLLUP = {
+type RollupTable = readonly [table: string, dateColumn: 'agrt_dt' | 'agrt_mon'];
+interface RollupTables {
+  hour: RollupTable;
+  hourDim: RollupTable;
+  day: RollupTable;
+  month: RollupTable;
+  allSites?: { hourDim: RollupTable; day: RollupTable; month: RollupTable };
+}
+const EVENT_ROLLUP: RollupTables = {
   hour: [PERIOD_ROLLUPS.siteHourly, 'agrt_dt'],
   hourDim: [PERIOD_ROLLUPS.dimHourly, 'agrt_dt'],
   day: [PERIOD_ROLLUPS.dimDaily, 'agrt_dt'],
   month: [PERIOD_ROLLUPS.dimMonthly, 'agrt_mon'],
-} as const;
-const VIEW_ROLLUP = {
+  allSites: {
+    hourDim: [PERIOD_ROLLUPS.dimHourlyAll, 'agrt_dt'],
+    day: [PERIOD_ROLLUPS.dimDailyAll, 'agrt_dt'],
+    month: [PERIOD_ROLLUPS.dimMonthlyAll, 'agrt_mon'],
+  },
+};
+const VIEW_ROLLUP: RollupTables = {
   hour: [INFLOW_AGGREGATES.siteHourly, 'agrt_dt'],
   hourDim: [INFLOW_AGGREGATES.dimHourly, 'agrt_dt'],
   day: [INFLOW_AGGREGATES.dimDaily, 'agrt_dt'],
   month: [INFLOW_AGGREGATES.dimMonthly, 'agrt_mon'],
-} as const;
-
-type RollupTables = typeof EVENT_ROLLUP | typeof VIEW_ROLLUP;
+  allSites: {
+    hourDim: [INFLOW_AGGREGATES.dimHourlyAll, 'agrt_dt'],
+    day: [INFLOW_AGGREGATES.dimDailyAll, 'agrt_dt'],
+    month: [INFLOW_AGGREGATES.dimMonthlyAll, 'agrt_mon'],
+  },
+};
 
 /**
  * The rows of a rollup over `ranges`, grouped per bucket of `grain`, for `dim` and the site.
@@ -221,7 +239,8 @@ function rollupRead(
   grain: Grain,
 ): Knex.QueryBuilder {
   const hourDim = grain === 'hour' && 'values' in dim;
-  const [table, dateColumn] = hourDim ? tables.hourDim : tables[grain];
+  const shape = hourDim ? 'hourDim' : grain;
+  const [table, dateColumn] = (!siteNo && shape !== 'hour' && tables.allSites?.[shape]) || tables[shape];
   const bucket = grain === 'month' ? `DATE_FORMAT(a.${dateColumn}, '%Y%m')` : rollupBucket(grain, 'a');
   const q = knex
     .select(knex.raw(`${bucket} AS bucket`))
