@@ -110,7 +110,7 @@ describe('aggregate tables: the description matches the migrated schema', () => 
       [INFLOW_AGGREGATES.dimDaily, INFLOW_AGGREGATES.dimDailyAll],
       [INFLOW_AGGREGATES.dimMonthly, INFLOW_AGGREGATES.dimMonthlyAll],
       [INFLOW_AGGREGATES.dimHourly, INFLOW_AGGREGATES.dimHourlyAll],
-    ]) {
+    ] as const) {
       expect(primaryKeys.get(all), all).to.deep.equal(primaryKeys.get(site)!.filter((c) => c !== 'site_no'));
       expect(columns.get(all), all).to.deep.equal(columns.get(site)!.filter((c) => c !== 'site_no'));
     }
