@@ -127,13 +127,18 @@ async function sumOverSites(
   return result.affectedRows;
 }
 
+/** The part of a day's replacement that writes `all`, the every-site copy of `site`, from the rows `site` just wrote. */
+const overSites = (db: Db, site: MonthRollup, all: MonthRollup, day: string): DayPart => ({
+  rollup: all,
+  insert: () => sumOverSites(db, site.daily, { table: all.daily, keys: all.keys, sums: all.sums }, day),
+});
+
 // ---- kind `period`: events per (hour, site) and per (dimension, day or month, site) ----------
 
 const MEASURE_LIST = MEASURE_COLUMNS.join(', ');
 const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?';
 
-/** The every-site event dimension rows: key but the date. */
-const EVENT_DAY_ALL = { table: PERIOD_ROLLUPS.dimDailyAll, keys: ['agrt_gb_cd', 'dim_cd', 'dim_val'], sums: MEASURE_COLUMNS };
+/** The every-site hourly event dimension rows: key but the date. */
 const EVENT_HOUR_ALL = {
   table: PERIOD_ROLLUPS.dimHourlyAll,
   keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_hour'],
@@ -160,7 +165,7 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
         return result.affectedRows;
       },
     },
-    { rollup: EVENT_DIMS_ALL, insert: () => sumOverSites(db, PERIOD_ROLLUPS.dimDaily, EVENT_DAY_ALL, day) },
+    overSites(db, EVENT_DIMS, EVENT_DIMS_ALL, day),
   ]);
   await db(PERIOD_ROLLUPS.siteHourly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
   const hourly = await execute(
@@ -190,8 +195,7 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
 
 // ---- inflow rollups: rewritten by every inflow build, inside its transaction -----------------
 
-/** The every-site page-view dimension rows: key but the date. */
-const INFLOW_DAY_ALL = { table: INFLOW_AGGREGATES.dimDailyAll, keys: ['dim_cd', 'dim_val'], sums: ['inf_cnt'] };
+/** The every-site hourly page-view dimension rows: key but the date. */
 const INFLOW_HOUR_ALL = { table: INFLOW_AGGREGATES.dimHourlyAll, keys: ['dim_cd', 'dim_val', 'agrt_hour'], sums: ['inf_cnt'] };
 
 /**
@@ -241,7 +245,7 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
         return result.affectedRows;
       },
     },
-    { rollup: INFLOW_DIMS_ALL, insert: () => sumOverSites(db, INFLOW_AGGREGATES.dimDaily, INFLOW_DAY_ALL, day) },
+    overSites(db, INFLOW_DIMS, INFLOW_DIMS_ALL, day),
   ]);
 }
 

@@ -199,7 +199,7 @@ interface RollupTables {
   hourDim: RollupTable;
   day: RollupTable;
   month: RollupTable;
-  allSites?: { hourDim: RollupTable; day: RollupTable; month: RollupTable };
+  allSites: { hourDim: RollupTable; day: RollupTable; month: RollupTable };
 }
 const EVENT_ROLLUP: RollupTables = {
   hour: [PERIOD_ROLLUPS.siteHourly, 'agrt_dt'],
@@ -240,7 +240,7 @@ function rollupRead(
 ): Knex.QueryBuilder {
   const hourDim = grain === 'hour' && 'values' in dim;
   const shape = hourDim ? 'hourDim' : grain;
-  const [table, dateColumn] = (!siteNo && shape !== 'hour' && tables.allSites?.[shape]) || tables[shape];
+  const [table, dateColumn] = !siteNo && shape !== 'hour' ? tables.allSites[shape] : tables[shape];
   const bucket = grain === 'month' ? `DATE_FORMAT(a.${dateColumn}, '%Y%m')` : rollupBucket(grain, 'a');
   const q = knex
     .select(knex.raw(`${bucket} AS bucket`))
