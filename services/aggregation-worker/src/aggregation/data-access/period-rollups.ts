@@ -106,8 +106,9 @@ async function replaceDimDay(db: Db, lockKind: string, day: string, parts: DayPa
 
 /**
  * Write the every-site rows of `day` (one `hour` of it, or all) into `to.table` from the per-site
- * rows of `from`: `to.keys` are the key but the site and the date (and hour), `to.sums` the
- * summed columns. Read in primary-key order (day first), so grouped without a temporary table.
+ * rows of `from`: `to.keys` are the every-site table's key but the date (the hour included where
+ * it has one), `to.sums` the summed columns. Read in primary-key order (day first), so grouped
+ * without a temporary table.
  */
 async function sumOverSites(
   db: Db,
@@ -138,7 +139,7 @@ const overSites = (db: Db, site: MonthRollup, all: MonthRollup, day: string): Da
 const MEASURE_LIST = MEASURE_COLUMNS.join(', ');
 const EVENTS_OF_DAY = 'e.agrt_gb_cd IN (?, ?) AND e.evt_dtm >= ? AND e.evt_dtm < ?';
 
-/** The every-site hourly event dimension rows: key but the date. */
+/** The every-site hourly event dimension rows: their key but the date. */
 const EVENT_HOUR_ALL = {
   table: PERIOD_ROLLUPS.dimHourlyAll,
   keys: ['agrt_gb_cd', 'dim_cd', 'dim_val', 'agrt_hour'],
@@ -195,7 +196,7 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
 
 // ---- inflow rollups: rewritten by every inflow build, inside its transaction -----------------
 
-/** The every-site hourly page-view dimension rows: key but the date. */
+/** The every-site hourly page-view dimension rows: their key but the date. */
 const INFLOW_HOUR_ALL = { table: INFLOW_AGGREGATES.dimHourlyAll, keys: ['dim_cd', 'dim_val', 'agrt_hour'], sums: ['inf_cnt'] };
 
 /**
