@@ -365,3 +365,45 @@ describe('running sums of the category and goods lists, built out of order and a
     await expectRunningRight(SPREAD, 'after parallel builds');
   });
 });
+
+describe('running sums whose two agrtGbs end in different months', () => {
+  let db: TestDatabase;
+  let data: SourceData;
+  const [FEB_A, FEB_B, MAR] = ['2026-02-10', '2026-02-11', '2026-03-05'];
+  const dayOf = (e: EvtRow) => e.evt_dtm.slice(0, 10);
+
+  before(async () => {
+    db = await createTestDatabase('agg_running_gb', boMigrations);
+    data = generateSourceData(20260212, [FEB_A, FEB_B, MAR], { goods: 10, orders: 60, inflows: 0 });
+    // February's first day has sales ('02') only and March orders ('01') only.
+    data.events = data.events.filter((e) => !(dayOf(e) === FEB_A && e.agrt_gb_cd === '01') && !(dayOf(e) === MAR && e.agrt_gb_cd === '02'));
+    await insertSourceData(db.knex, data);
+  });
+  after(async () => db?.drop());
+
+  const build = async (day: string) => {
+    for (const kind of ['category', 'goods'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
+  };
+
+  it('when the sales sums stop a month before the order sums, then a later day of the earlier month still reaches the last month', async () => {
+    await build(FEB_A);
+    // Its sales are withdrawn and the day rebuilt: February keeps sales rows of zeros, which are not carried into March.
+    await db.knex('ord_stat_evt').where('evt_dtm', '>=', `${FEB_A} 00:00:00`).andWhere('evt_dtm', '<', `${FEB_B} 00:00:00`).delete();
+    data.events = data.events.filter((e) => dayOf(e) !== FEB_A);
+    await build(FEB_A);
+    await build(MAR);
+    const lastByGb = (await db
+      .knex('agg_goods_cum_all')
+      .select('agrt_gb_cd', db.knex.raw("DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last"))
+      .groupBy('agrt_gb_cd')
+      .orderBy('agrt_gb_cd')) as { agrt_gb_cd: string; last: string }[];
+    expect(lastByGb.map((r) => [r.agrt_gb_cd, r.last])).to.deep.equal([
+      ['01', '2026-03'],
+      ['02', '2026-02'],
+    ]);
+    // Its sales must reach March's sums too, the last month of either agrtGb.
+    await build(FEB_B);
+    for (const kind of ['category', 'goods'] as const)
+      expect(await storedRunning(db, kind), kind).to.deep.equal(expectedRunning(data, kind, [FEB_A, MAR, FEB_B]));
+  });
+});

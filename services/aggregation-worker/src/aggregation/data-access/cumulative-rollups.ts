@@ -37,15 +37,27 @@ const GBS = AGRT_GBS.map(() => '?').join(', ');
  */
 const lockCumulative = (db: Db, kind: ListKind): Promise<void> => lockBuild(db, `${kind}-cumulative`, '2000-01-01');
 
-/** `yyyy-MM` of the last month the running sums hold, if any. */
-async function lastMonth(db: Db, c: Cumulative): Promise<string | undefined> {
-  const [row] = await selectRows<{ last: string | null }>(
+/**
+ * `yyyy-MM` of the first and last month `table` holds rows for, over both agrtGbs. Grouped by
+ * agrtGb so each is one loose index scan of the key's leading columns; `MAX` over `IN (…)` read
+ * the whole range instead (goods running sums at full scale: 70–120 ms → 0.6 ms, twice a build).
+ */
+async function monthSpan(db: Db, table: string): Promise<{ first?: string; last?: string }> {
+  const rows = await selectRows<{ first: string; last: string }>(
     db,
-    `SELECT DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last FROM ${c.table} WHERE agrt_gb_cd IN (${GBS})`,
+    `SELECT DATE_FORMAT(MIN(agrt_mon), '%Y-%m') AS first, DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last
+       FROM ${table} WHERE agrt_gb_cd IN (${GBS}) GROUP BY agrt_gb_cd`,
     AGRT_GBS,
   );
-  return row?.last ?? undefined;
+  if (!rows.length) return {};
+  return {
+    first: rows.map((r) => r.first).reduce((a, b) => (b < a ? b : a)),
+    last: rows.map((r) => r.last).reduce((a, b) => (b > a ? b : a)),
+  };
 }
+
+/** `yyyy-MM` of the last month the running sums hold, if any. */
+const lastMonth = async (db: Db, c: Cumulative): Promise<string | undefined> => (await monthSpan(db, c.table)).last;
 
 /** The first day of month `yyyy-MM`, as the tables key months. */
 const firstDay = (month: string): string => `${month}-01`;
@@ -116,15 +128,10 @@ export async function rebuildCumulative(db: Db, kind: ListKind): Promise<void> {
   const c = cumulativeOf(kind);
   if (!c) return;
   await lockCumulative(db, kind);
-  const [span] = await selectRows<{ first: string | null; last: string | null }>(
-    db,
-    `SELECT DATE_FORMAT(MIN(agrt_mon), '%Y-%m') AS first, DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last
-       FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS})`,
-    AGRT_GBS,
-  );
+  const span = await monthSpan(db, c.monthly);
   const last = await lastMonth(db, c);
   await db(c.table).whereIn('agrt_gb_cd', AGRT_GBS).delete();
-  if (!span?.first || !span.last) return;
+  if (!span.first || !span.last) return;
   // Keep the months the sums already reached (a range may end in one with no rows of its own).
   const to = last !== undefined && last > span.last ? last : span.last;
   for (const m of eachMonth(span.first, to)) await writeMonth(db, c, m);
