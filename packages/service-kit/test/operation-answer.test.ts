@@ -10,13 +10,22 @@ import { kitApp, PREFIX } from './support/kit-app.ts';
  */
 describe('operation answers: JSON as res.json writes it', () => {
   const answer = { totalCount: 1, payloads: [{ name: '한글 "따옴표" \\ 역슬래시', amount: 1234567890123, none: null }] };
+  // Long enough to be written in pieces (json-chunks.ts): ~370 KB.
+  const large = {
+    totalCount: 4000,
+    payloads: Array.from({ length: 4000 }, (_, i) => ({ goodsNo: `G${i}`, goodsNm: `캠핑 의자 😀 "${i}"`, mdId: i % 7 ? 'md01' : undefined, ordAmt: i * 1e9 })),
+  };
   const app = kitApp({
     docs: 'backoffice',
     routes: (r) => {
       mountOperation(r, findOperation('getCategoryStatusList'), () => Promise.resolve(answer));
       mountOperation(r, findOperation('getAiGoodsListV1'), () => Promise.resolve(answer));
+      mountOperation(r, findOperation('getGoodsStatusList'), () => Promise.resolve(large));
       r.get('/reference', (_req, res) => {
         res.json(answer);
+      });
+      r.get('/reference-large', (_req, res) => {
+        res.json(large);
       });
     },
   });
@@ -30,6 +39,19 @@ describe('operation answers: JSON as res.json writes it', () => {
     expect(ours.headers['content-length']).to.equal(reference.headers['content-length']);
     expect(ours.text).to.equal(reference.text);
     expect(ours.body).to.deep.equal(answer);
+  });
+
+  it('when an answer is large enough to go in pieces, then its type, length and bytes are still those res.json gives, and a HEAD gets its length only', async () => {
+    const GOODS = `${PREFIX}/v1/statistics/goodsStatus/getGoodsStatusList?startDate=2026-11-01&endDate=2026-11-02&agrtGb=01`;
+    const ours = await request(app).get(GOODS);
+    const reference = await request(app).get(`${PREFIX}/reference-large`);
+    expect(ours.status, ours.text.slice(0, 300)).to.equal(200);
+    expect(ours.headers['content-type']).to.equal(reference.headers['content-type']);
+    expect(Number(ours.headers['content-length'])).to.be.above(300_000).and.to.equal(Number(reference.headers['content-length']));
+    expect(ours.text === reference.text, 'same bytes as res.json').to.equal(true);
+    const head = await request(app).head(GOODS);
+    expect(head.headers['content-length']).to.equal(ours.headers['content-length']);
+    expect(head.text ?? '').to.equal('');
   });
 
   it('when the request is a HEAD, then the head carries the GET answer’s length and no body comes', async () => {

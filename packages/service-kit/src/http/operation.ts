@@ -4,6 +4,7 @@ import type { TObject } from '@sinclair/typebox';
 import { AppError, validationError } from '../app-error.ts';
 import type { AuthPrincipal } from './auth.ts';
 import { ENVELOPE_LOCAL } from './error-handler.ts';
+import { jsonChunks } from './json-chunks.ts';
 
 const queryAjv = createAjv({ coerce: true });
 const bodyAjv = createAjv({ coerce: false });
@@ -48,11 +49,20 @@ function normaliseQuery(schema: TObject, raw: Record<string, unknown>): Record<s
  * A Content-Type the handler set stays.
  */
 function sendJson(res: Response, value: unknown): void {
-  const body = value === undefined ? '' : JSON.stringify(value);
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  // Set here, not left to Node: Node leaves it out of the head of a HEAD answer.
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
+  // Content-Length is set here, not left to Node: Node leaves it out of the head of a HEAD answer.
+  const chunks = value === undefined ? undefined : jsonChunks(value);
+  if (!chunks) {
+    const body = value === undefined ? '' : JSON.stringify(value);
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+    return;
+  }
+  res.setHeader('Content-Length', chunks.reduce((n, c) => n + c.length, 0));
+  // Corked, the pieces leave in one write; end() uncorks.
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
 }
 
 /** Where a request for an operation is looked up: its method (HEAD as GET) and path as Express matches them. */
