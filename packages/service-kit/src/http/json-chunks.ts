@@ -56,7 +56,7 @@ export function jsonChunks(value: unknown): Buffer[] | undefined {
   if (splittable(value)) {
     pieces.addArray(value);
   } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && !hasToJson(value)) {
-    const entries = Object.entries(value);
+    const entries = Object.entries(value as Record<string, unknown>);
     if (!entries.some(([, v]) => splittable(v))) return undefined;
     pieces.add('{');
     let first = true;
