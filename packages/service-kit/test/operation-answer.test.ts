@@ -13,7 +13,12 @@ describe('operation answers: JSON as res.json writes it', () => {
   // Long enough to be written in pieces (json-chunks.ts): ~370 KB.
   const large = {
     totalCount: 4000,
-    payloads: Array.from({ length: 4000 }, (_, i) => ({ goodsNo: `G${i}`, goodsNm: `캠핑 의자 😀 "${i}"`, mdId: i % 7 ? 'md01' : undefined, ordAmt: i * 1e9 })),
+    payloads: Array.from({ length: 4000 }, (_, i) => ({
+      goodsNo: `G${i}`,
+      goodsNm: `캠핑 의자 😀 "${i}"`,
+      mdId: i % 7 ? 'md01' : undefined,
+      ordAmt: i * 1e9,
+    })),
   };
   const app = kitApp({
     docs: 'backoffice',

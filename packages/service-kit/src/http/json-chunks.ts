@@ -11,12 +11,10 @@ const CHUNK_CHARS = 16 * 1024;
 /** Shorter arrays are left to one `JSON.stringify`, which is as fast for small answers. */
 const SPLIT_MIN_ITEMS = 64;
 
-const hasToJson = (v: unknown): boolean =>
-  v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function';
+const hasToJson = (v: unknown): boolean => v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function';
 
 /** An array worth writing item by item: long, and neither it nor an item brings its own toJSON. */
-const splittable = (v: unknown): v is unknown[] =>
-  Array.isArray(v) && v.length >= SPLIT_MIN_ITEMS && !hasToJson(v) && !v.some(hasToJson);
+const splittable = (v: unknown): v is unknown[] => Array.isArray(v) && v.length >= SPLIT_MIN_ITEMS && !hasToJson(v) && !v.some(hasToJson);
 
 class Pieces {
   readonly buffers: Buffer[] = [];

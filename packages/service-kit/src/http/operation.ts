@@ -58,7 +58,10 @@ function sendJson(res: Response, value: unknown): void {
     res.end(body);
     return;
   }
-  res.setHeader('Content-Length', chunks.reduce((n, c) => n + c.length, 0));
+  res.setHeader(
+    'Content-Length',
+    chunks.reduce((n, c) => n + c.length, 0),
+  );
   // Corked, the pieces leave in one write; end() uncorks.
   res.cork();
   for (const chunk of chunks) res.write(chunk);
