@@ -177,6 +177,11 @@ async function storedMonthly(db: TestDatabase, kind: DailyKindName, month: strin
   );
 }
 
+/** Builds `day` of the two lists with running sums. */
+async function buildRunningLists(db: TestDatabase, day: string): Promise<void> {
+  for (const kind of ['category', 'goods'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
+}
+
 describe('monthly roll-ups of the list aggregates', () => {
   let db: TestDatabase;
   let data: SourceData;
@@ -337,9 +342,7 @@ describe('running sums of the category and goods lists, built out of order and a
   });
   after(async () => db?.drop());
 
-  const build = async (day: string) => {
-    for (const kind of ['category', 'goods'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
-  };
+  const build = (day: string) => buildRunningLists(db, day);
   const expectRunningRight = async (built: readonly string[], why: string) => {
     for (const kind of ['category', 'goods'] as const)
       expect(await storedRunning(db, kind), `${kind} ${why}`).to.deep.equal(expectedRunning(data, kind, built));
@@ -381,9 +384,7 @@ describe('running sums whose two agrtGbs end in different months', () => {
   });
   after(async () => db?.drop());
 
-  const build = async (day: string) => {
-    for (const kind of ['category', 'goods'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
-  };
+  const build = (day: string) => buildRunningLists(db, day);
 
   it('when the sales sums stop a month before the order sums, then a later day of the earlier month still reaches the last month', async () => {
     await build(FEB_A);

@@ -55,12 +55,14 @@ export function jsonChunks(value: unknown): Buffer[] | undefined {
     pieces.addArray(value);
   } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && !hasToJson(value)) {
     const entries = Object.entries(value as Record<string, unknown>);
-    if (!entries.some(([, v]) => splittable(v))) return undefined;
+    // Judged once per member: judging an array scans its items.
+    const split = entries.map(([, v]) => splittable(v));
+    if (!split.includes(true)) return undefined;
     pieces.add('{');
     let first = true;
-    for (const [key, v] of entries) {
+    for (const [i, [key, v]] of entries.entries()) {
       // Through JSON.stringify of the one property: omitted values and toJSON(key) as it does them.
-      const member = splittable(v) ? undefined : JSON.stringify({ [key]: v }).slice(1, -1);
+      const member = split[i] ? undefined : JSON.stringify({ [key]: v }).slice(1, -1);
       if (member === '') continue;
       if (!first) pieces.add(',');
       first = false;
