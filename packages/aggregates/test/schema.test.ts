@@ -41,7 +41,7 @@ describe('aggregate tables: the description matches the migrated schema', () => 
     ...Object.values(LIST_AGGREGATES).flatMap((l) => [
       l.daily,
       l.monthly,
-      ...(l.allSites ? [l.allSites.daily, l.allSites.monthly] : []),
+      ...(l.allSites ? [l.allSites.daily, l.allSites.monthly, ...(l.allSites.tenDays ? [l.allSites.tenDays] : [])] : []),
       ...(l.cumulative ? [l.cumulative] : []),
     ]),
     ...Object.values(PERIOD_ROLLUPS),
@@ -75,9 +75,13 @@ describe('aggregate tables: the description matches the migrated schema', () => 
     const lists = Object.values(LIST_AGGREGATES).filter((l) => l.allSites);
     expect(lists.map((l) => l.daily)).to.deep.equal(['agg_ctg_daily', 'agg_payway_daily', 'agg_entr_daily']);
     for (const list of lists) {
-      const { daily, monthly } = list.allSites!;
+      const { daily, monthly, tenDays } = list.allSites!;
       expect(primaryKeys.get(daily), daily).to.deep.equal(['agrt_gb_cd', 'agrt_dt', ...list.keys, ...list.attributes]);
       expect(primaryKeys.get(monthly), monthly).to.deep.equal(['agrt_gb_cd', 'agrt_mon', ...list.keys, ...list.attributes]);
+      if (tenDays) {
+        expect(primaryKeys.get(tenDays), tenDays).to.deep.equal(['agrt_gb_cd', 'agrt_tdy', ...list.keys, ...list.attributes]);
+        expect(columns.get(tenDays), tenDays).to.include.members([...MEASURE_COLUMNS, 'day_cnt']);
+      }
       for (const table of [daily, monthly]) {
         expect(columns.get(table), table).to.not.include('site_no');
         expect(columns.get(table), table).to.include.members(MEASURE_COLUMNS);

@@ -9,6 +9,7 @@ import { hourlyDimRollupsMigration } from './0107-hourly-dim-rollups.ts';
 import { cumulativeCategoryMigration } from './0108-cumulative-category.ts';
 import { cumulativeGoodsMigration } from './0109-cumulative-goods.ts';
 import { dimRollupsAllSitesMigration } from './0110-dim-rollups-all-sites.ts';
+import { tenDayCategoryMigration } from './0111-ten-day-category.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -22,6 +23,7 @@ export const aggregateMigrations: readonly Migration[] = [
   cumulativeCategoryMigration,
   cumulativeGoodsMigration,
   dimRollupsAllSitesMigration,
+  tenDayCategoryMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */
