@@ -5,7 +5,7 @@ import { builtDaysOf } from './data-access/build-log.ts';
 import { inflowHoursDiffering } from './data-access/inflow.ts';
 import { listDayRowsDiffering } from './data-access/list-aggregates.ts';
 import { cumulativeKeysDiffering } from './data-access/cumulative-rollups.ts';
-import { monthOf, monthTotals, rollUpMonth, type MonthTotals } from './data-access/month-rollups.ts';
+import { monthOf, monthTotals, rollUpMonth, tenDayKeysDiffering, type MonthTotals } from './data-access/month-rollups.ts';
 import { periodAggregateTotals, periodSourceTotals } from './data-access/period-rollups.ts';
 import type { Totals } from './model.ts';
 
@@ -66,8 +66,8 @@ const sameMonthTotals = (a: MonthTotals[], b: MonthTotals[]): boolean =>
 
 /**
  * The nightly check of the monthly roll-ups: every month holding one of `days` whose roll-up
- * totals differ from its daily rows, or whose running sums (category, goods) do not step by its
- * monthly rows, is rebuilt from them (under the month lock, so a day build running meanwhile is
+ * totals differ from its daily rows, whose running sums (category, goods) do not step by its
+ * monthly rows, or whose ten-day rows (category) differ from their days, is rebuilt from them (under the month lock, so a day build running meanwhile is
  * counted once). Returns what was rebuilt.
  */
 export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kind: ListKind; month: string; rows: number }[]> {
@@ -75,7 +75,11 @@ export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kin
   for (const month of [...new Set(days.map(monthOf))]) {
     for (const kind of LIST_KINDS) {
       const { rollup, daily } = await monthTotals(knex, kind, month);
-      if (sameMonthTotals(rollup, daily) && (await cumulativeKeysDiffering(knex, kind, month)) === 0) continue;
+      const same =
+        sameMonthTotals(rollup, daily) &&
+        (await cumulativeKeysDiffering(knex, kind, month)) === 0 &&
+        (await tenDayKeysDiffering(knex, kind, month)) === 0;
+      if (same) continue;
       // READ COMMITTED like the day builds: the month's daily rows are read as last committed.
       const rows = await knex.transaction((trx) => rollUpMonth(trx, kind, month), { isolationLevel: 'read committed' });
       rebuilt.push({ kind, month, rows });

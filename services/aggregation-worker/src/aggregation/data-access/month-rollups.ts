@@ -1,5 +1,5 @@
-import { addMonths, execute, type Db } from '@bo/db';
-import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
+import { addMonths, execute, selectRows, type Db } from '@bo/db';
+import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStart, tenDayStartSql, type ListKind } from '@bo/aggregates';
 import type { Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 import { applyDayToCumulative, rebuildCumulative } from './cumulative-rollups.ts';
@@ -26,10 +26,24 @@ const lockMonth = (db: Db, kind: ListKind, month: string): Promise<void> => lock
 /** The roll-up's key: the daily key and the attributes recorded on each day. */
 const monthKeysOf = (kind: ListKind) => [...LIST_AGGREGATES[kind].keys, ...LIST_AGGREGATES[kind].attributes];
 
-/** A daily table and its monthly roll-up: the same keys, the sums, and the month's `day_cnt`. */
+/** The span a roll-up row sums: its column, the span's first day for a day, and the same in SQL of a date column. */
+interface Span {
+  column: string;
+  of: (day: string) => string;
+  sqlOf: (column: string) => string;
+}
+
+const MONTH: Span = { column: 'agrt_mon', of: monthOf, sqlOf: (c) => `DATE_FORMAT(${c}, '%Y-%m-01')` };
+const TEN_DAYS: Span = { column: 'agrt_tdy', of: tenDayStart, sqlOf: tenDayStartSql };
+
+/**
+ * A daily table and its monthly roll-up: the same keys, the sums, and the month's `day_cnt`; or,
+ * with `span`, a roll-up by another span inside the month (ten days), kept the same way.
+ */
 export interface MonthRollup {
   daily: string;
   monthly: string;
+  span?: Span;
   /** In the order roll-up rows are locked (their primary key order). */
   keys: readonly string[];
   sums: readonly string[];
@@ -55,9 +69,17 @@ const allSitesRollup = (kind: ListKind, allSites: { daily: string; monthly: stri
   leading: { column: 'agrt_gb_cd', values: AGRT_GBS },
 });
 
+/** The every-site rows by ten days, for the lists that have them; under the month's lock, as the month's. */
+const tenDaysRollup = (kind: ListKind, allSites: { daily: string; tenDays: string }): MonthRollup => ({
+  ...allSitesRollup(kind, { daily: allSites.daily, monthly: allSites.tenDays }),
+  span: TEN_DAYS,
+});
+
 const rollupsOf = (kind: ListKind): MonthRollup[] => {
   const { allSites } = LIST_AGGREGATES[kind];
-  return [listRollup(kind), ...(allSites ? [allSitesRollup(kind, allSites)] : [])];
+  if (!allSites) return [listRollup(kind)];
+  const { tenDays } = allSites;
+  return [listRollup(kind), allSitesRollup(kind, allSites), ...(tenDays ? [tenDaysRollup(kind, { daily: allSites.daily, tenDays })] : [])];
 };
 
 /**
@@ -70,21 +92,23 @@ export async function applyDayToMonth(db: Db, r: MonthRollup, day: string, sign:
   const sums = [...r.sums, 'day_cnt'];
   const keys = r.keys.map((k) => `d.${k}`).join(', ');
   const leading = r.leading ? `d.${r.leading.column} IN (${r.leading.values.map(() => '?').join(', ')}) AND ` : '';
+  const span = r.span ?? MONTH;
   const result = await execute(
     db,
-    `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...sums].join(', ')})
+    `INSERT INTO ${r.monthly} (${[...r.keys, span.column, ...sums].join(', ')})
      SELECT ${keys}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
      FROM ${r.daily} d WHERE ${leading}d.agrt_dt = ?
      ORDER BY ${keys}
      ON DUPLICATE KEY UPDATE ${sums.map((c) => `${r.monthly}.${c} = ${r.monthly}.${c} + VALUES(${c})`).join(', ')}`,
-    [monthOf(day), ...(r.leading?.values ?? []), day],
+    [span.of(day), ...(r.leading?.values ?? []), day],
   );
   return result.affectedRows;
 }
 
-/** Drop the month's roll-up rows left with no day (only a rebuild can leave a key without days). */
+/** Drop the month's (or span's) roll-up rows left with no day (only a rebuild can leave a key without days). */
 export async function dropEmptyMonthRows(db: Db, r: MonthRollup, day: string): Promise<void> {
-  const q = db(r.monthly).where({ agrt_mon: monthOf(day), day_cnt: 0 });
+  const span = r.span ?? MONTH;
+  const q = db(r.monthly).where({ [span.column]: span.of(day), day_cnt: 0 });
   if (r.leading) q.whereIn(r.leading.column, r.leading.values);
   await q.delete();
 }
@@ -116,7 +140,7 @@ export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: 
 }
 
 /**
- * Rebuild one month's roll-up rows (per site and every site) from its daily rows, for a month found to differ from them
+ * Rebuild one month's roll-up rows (per site, every site, by ten days) from its daily rows, for a month found to differ from them
  * (a daily table changed by hand, or a roll-up written before the days it sums), then every
  * month of the running sums.
  */
@@ -124,16 +148,18 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
   await lockMonth(db, kind, month);
   // The per-site rows written (the every-site rows follow them).
   let written: number | undefined;
+  const next = `${addMonths(month.slice(0, 7), 1)}-01`;
   for (const r of rollupsOf(kind)) {
-    await db(r.monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_mon: month }).delete();
+    const span = r.span ?? MONTH;
+    await db(r.monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere(span.column, '>=', month).andWhere(span.column, '<', next).delete();
     const keys = r.keys.join(', ');
     const result = await execute(
       db,
-      `INSERT INTO ${r.monthly} (${[...r.keys, 'agrt_mon', ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
-       SELECT ${keys}, ?, ${COLUMN_SUMS}, COUNT(*)
+      `INSERT INTO ${r.monthly} (${[...r.keys, span.column, ...MEASURE_COLUMNS, 'day_cnt'].join(', ')})
+       SELECT ${keys}, ${span.sqlOf('agrt_dt')}, ${COLUMN_SUMS}, COUNT(*)
        FROM ${r.daily} WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
-       GROUP BY ${keys}`,
-      [month, ...AGRT_GBS, month, `${addMonths(month.slice(0, 7), 1)}-01`],
+       GROUP BY ${keys}, ${span.sqlOf('agrt_dt')}`,
+      [...AGRT_GBS, month, next],
     );
     written ??= result.affectedRows;
   }
@@ -160,4 +186,30 @@ export async function monthTotals(db: Db, kind: ListKind, month: string): Promis
       .groupBy('agrt_gb_cd'),
   ]);
   return { rollup: rollup as MonthTotals[], daily: daily as MonthTotals[] };
+}
+
+/**
+ * Keys whose ten-day rows of `month` (`yyyy-MM-01`) differ from the sums of their every-site
+ * daily rows, span by span (0 for a list without ten-day rows).
+ */
+export async function tenDayKeysDiffering(db: Db, kind: ListKind, month: string): Promise<number> {
+  const { allSites } = LIST_AGGREGATES[kind];
+  if (!allSites?.tenDays) return 0;
+  const keys = monthKeysOf(kind).join(', ');
+  const sums = [...MEASURE_COLUMNS, 'day_cnt'];
+  const next = `${addMonths(month.slice(0, 7), 1)}-01`;
+  const [row] = await selectRows<{ n: number }>(
+    db,
+    `SELECT COUNT(*) AS n FROM (
+       SELECT 1 FROM (
+         SELECT agrt_gb_cd, agrt_tdy, ${keys}, ${sums.join(', ')} FROM ${allSites.tenDays}
+          WHERE agrt_gb_cd IN (?, ?) AND agrt_tdy >= ? AND agrt_tdy < ?
+         UNION ALL
+         SELECT agrt_gb_cd, ${TEN_DAYS.sqlOf('agrt_dt')}, ${keys}, ${MEASURE_COLUMNS.map((c) => `-${c}`).join(', ')}, -1 FROM ${allSites.daily}
+          WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
+       ) u GROUP BY agrt_gb_cd, agrt_tdy, ${keys} HAVING ${sums.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
+     ) d`,
+    [...AGRT_GBS, month, next, ...AGRT_GBS, month, next],
+  );
+  return Number(row?.n ?? 0);
 }
