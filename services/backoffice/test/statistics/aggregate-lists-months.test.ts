@@ -324,6 +324,69 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     expect(total((await get(PAY_WAY, { ...q, ...wholeMarch })).body)).to.equal(expected(wholeMarch));
   });
 
+  it('when a range cuts months at ten-day spans (1–10, 11–20, 21 to the end), then the category list equals the recomputation, filtered or not, per site or not', async () => {
+    const spans = [
+      { startDate: '2026-02-11', endDate: '2026-02-20' }, // one whole span, the month's other days built
+      { startDate: '2026-02-05', endDate: '2026-02-25' }, // two cut spans around a whole one
+      { startDate: '2026-01-21', endDate: '2026-03-03' }, // January's last span, February, the start of March
+      { startDate: '2026-01-19', endDate: '2026-02-14' }, // January from its second built day
+      { startDate: '2026-01-25', endDate: '2026-02-11' }, // February's piece of one day, inside a span
+      { startDate: '2026-02-21', endDate: '2026-03-08' }, // February's last span, all of March that is built
+      { startDate: '2026-02-12', endDate: '2026-02-19' }, // inside one span
+      { startDate: '2026-01-18', endDate: '2026-01-20' }, // a cut span whose other days are not built: its ten-day row serves
+      { startDate: '2026-01-18', endDate: '2026-02-05' }, // the same, then January's last span and a cut one
+    ];
+    const rows = (res: { body: unknown }) => (res.body as ListOf<CategoryStatusRow>).payloads;
+    for (const span of spans)
+      for (const agrtGb of ['01', '02']) {
+        const q = { ...span, agrtGb };
+        const all = await get(CATEGORY, q);
+        expect(rows(all), JSON.stringify(q)).to.deep.equal(categoryRows(a, range(agrtGb, span)));
+        if (agrtGb === '01') expect(rows(all).length, `${JSON.stringify(q)} has rows`).to.be.greaterThan(0);
+        const byMd = await get(CATEGORY, { ...q, mdId: 'MD02' });
+        expect(rows(byMd)).to.deep.equal(categoryRows(a, { ...range(agrtGb, span), mdId: 'MD02' }));
+        const bySubtree = await get(CATEGORY, { ...q, stdCtgNo: 'C1000' });
+        expect(rows(bySubtree)).to.deep.equal(categoryRows(a, { ...range(agrtGb, span), stdCtgNo: 'C1000' }));
+        const bySite = await get(CATEGORY, { ...q, siteNo: 'S02' });
+        expect(rows(bySite)).to.deep.equal(categoryRows(a, range(agrtGb, span, { siteNo: 'S02' })));
+      }
+  });
+
+  it('when a whole ten-day span is inside the range, then its ten-day rows serve; a span the range cuts, with built days outside it, is read from its days', async () => {
+    // Make February 11–20's ten-day rows disagree with their days for a moment: the answer shows which rows served.
+    const bump = (n: number) => db.knex('agg_ctg_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).increment('ord_amt', n);
+    const total = (body: unknown) => (body as ListOf<CategoryStatusRow>).payloads.reduce((t, r) => t + r.ordAmt, 0);
+    const expected = (r: { startDate: string; endDate: string }) => categoryRows(a, range('01', r)).reduce((t, row) => t + row.ordAmt, 0);
+    const [counted] = await db.knex('agg_ctg_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).count({ n: '*' });
+    const keys = Number((counted as { n: number | string }).n);
+    expect(keys, 'February 11–20 has ten-day rows').to.be.greaterThan(0);
+    const whole = [
+      { startDate: '2026-02-11', endDate: '2026-02-20' },
+      { startDate: '2026-02-05', endDate: '2026-02-25' },
+    ];
+    const cut = [
+      { startDate: '2026-02-12', endDate: '2026-02-20' },
+      { startDate: '2026-02-11', endDate: '2026-02-19' },
+    ];
+    const captured: string[] = [];
+    const onQuery = (q: Captured) => captured.push(q.sql);
+    await bump(1000);
+    db.knex.on('query', onQuery);
+    try {
+      for (const r of whole)
+        expect(total((await get(CATEGORY, { agrtGb: '01', ...r })).body), JSON.stringify(r)).to.equal(expected(r) + 1000 * keys);
+      for (const r of cut) expect(total((await get(CATEGORY, { agrtGb: '01', ...r })).body), JSON.stringify(r)).to.equal(expected(r));
+      // With a site the every-site ten-day rows cannot serve.
+      const bySite = await get(CATEGORY, { agrtGb: '01', siteNo: 'S01', ...whole[0]! });
+      expect((bySite.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(categoryRows(a, range('01', whole[0]!, { siteNo: 'S01' })));
+    } finally {
+      db.knex.off('query', onQuery);
+      await bump(-1000);
+    }
+    expect(captured.join('\n')).to.include('`agg_ctg_tenday_all`');
+    for (const r of whole) expect(total((await get(CATEGORY, { agrtGb: '01', ...r })).body)).to.equal(expected(r));
+  });
+
   it("when the range is one day, then every list equals the recomputation and reads that day's daily rows only (no monthly row, no test of the month)", async () => {
     const captured: string[] = [];
     const onQuery = (q: Captured) => captured.push(q.sql);
