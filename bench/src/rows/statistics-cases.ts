@@ -3,7 +3,8 @@ import type { Samples } from '../dataset/main-dataset.ts';
 
 /**
  * The statistics requests the benchmark sends: every list and graph-data operation, over a
- * 31-day and a 12-month range (one target day for the hourly ones), without and with a filter.
+ * 31-day and a 12-month range (one target day for the hourly ones), without and with a filter;
+ * the category lists also over the 31 days to the last 10th (`TO_A_TENTH`), unfiltered.
  */
 export type Family = 'period' | 'hourly' | 'category' | 'payway' | 'goods' | 'entr';
 
@@ -120,7 +121,14 @@ export const firstByteTargetOf = (c: Pick<StatCase, 'op' | 'filterLabel'>): numb
 /** The lists whose answers the back-office keeps in Redis (STATISTICS_ANSWER_CACHE_SECONDS): measured cold and warm. */
 export const CACHED_FAMILIES: ReadonlySet<Family> = new Set(['category', 'payway', 'goods', 'entr']);
 
-export type RangeKind = '31 days' | '12 months' | 'one day';
+export type RangeKind = '31 days' | '12 months' | 'one day' | typeof TO_A_TENTH;
+
+/**
+ * The 31 days to the last 10th on or before the last day: the "last 31 days" asked on the 11th
+ * of a month, whose part of the month before is 21 days (on the bench's last day, 4 days at
+ * most). It shows what a list costs on other days of the month than the data set's last.
+ */
+export const TO_A_TENTH = '31 days to a 10th';
 
 /** What a case asks for, independent of the wire form; the naive recomputation reads the same. */
 export interface CaseConditions {
@@ -174,6 +182,11 @@ function rangeParams(
     };
   }
   const lastMonth = lastDay.slice(0, 7);
+  if (range === TO_A_TENTH) {
+    const tenth = Number(lastDay.slice(8)) >= 10 ? `${lastMonth}-10` : `${addMonths(lastMonth, -1)}-10`;
+    const start = addDays(tenth, -30);
+    return { params: { startDate: start, endDate: tenth }, c: { grain: 'day', fromDay: start, toDay: addDays(tenth, 1) } };
+  }
   const from = range === '31 days' ? addDays(lastDay, -30) : `${addMonths(lastMonth, -11)}-01`;
   if (op.family === 'period') {
     if (range === '31 days') {
@@ -194,9 +207,10 @@ function rangeParams(
 export function statisticsCases(lastDay: string, samples: Samples): StatCase[] {
   const cases: StatCase[] = [];
   for (const op of STAT_OPERATIONS) {
-    const ranges: RangeKind[] = op.family === 'hourly' ? ['one day'] : ['31 days', '12 months'];
+    const ranges: RangeKind[] =
+      op.family === 'hourly' ? ['one day'] : op.family === 'category' ? ['31 days', TO_A_TENTH, '12 months'] : ['31 days', '12 months'];
     for (const range of ranges) {
-      for (const filtered of [false, true]) {
+      for (const filtered of range === TO_A_TENTH ? [false] : [false, true]) {
         const { params, c } = rangeParams(op, range, lastDay);
         const f = filterFor(op.family, samples);
         cases.push({
