@@ -26,6 +26,14 @@ function withCategoryTree(q: Knex.QueryBuilder, stdCtgNo: string | undefined): v
 
 const inCategoryTree = (q: Knex.QueryBuilder, column: string) => whereInCategories(q, column, CATEGORY_TREE);
 
+/** The days `a` and `b` share (none when `fromDay >= toDay`). */
+const overlap = (a: DayRange, b: DayRange): DayRange => ({
+  fromDay: a.fromDay > b.fromDay ? a.fromDay : b.fromDay,
+  toDay: a.toDay < b.toDay ? a.toDay : b.toDay,
+});
+
+const sameDays = (a: DayRange, b: DayRange): boolean => a.fromDay === b.fromDay && a.toDay === b.toDay;
+
 /** A calendar month `[yyyy-MM-01, next month's 1st)` and the days of a range inside it. */
 export interface MonthPiece {
   month: DayRange;
@@ -42,12 +50,8 @@ export function splitByMonths(range: DayRange): { months?: DayRange; partial: Mo
   const out: { months?: DayRange; partial: MonthPiece[] } = { partial: [] };
   for (let start = `${range.fromDay.slice(0, 7)}-01`; start < range.toDay;) {
     const month = { fromDay: start, toDay: `${addMonths(start.slice(0, 7), 1)}-01` };
-    const days = {
-      fromDay: range.fromDay > month.fromDay ? range.fromDay : month.fromDay,
-      toDay: range.toDay < month.toDay ? range.toDay : month.toDay,
-    };
-    if (days.fromDay === month.fromDay && days.toDay === month.toDay)
-      out.months = { fromDay: out.months?.fromDay ?? month.fromDay, toDay: month.toDay };
+    const days = overlap(range, month);
+    if (sameDays(days, month)) out.months = { fromDay: out.months?.fromDay ?? month.fromDay, toDay: month.toDay };
     else out.partial.push({ month, days });
     start = month.toDay;
   }
@@ -125,13 +129,9 @@ const isOneDay = (r: DayRange): boolean => addDays(r.fromDay, 1) === r.toDay;
  */
 function tenDayParts(days: DayRange, month: DayRange, monthOutside: PlanRange[]): PartPlan[] {
   return tenDaySpans(month.fromDay).flatMap((span): PartPlan[] => {
-    const piece = {
-      fromDay: days.fromDay > span.fromDay ? days.fromDay : span.fromDay,
-      toDay: days.toDay < span.toDay ? days.toDay : span.toDay,
-    };
+    const piece = overlap(days, span);
     if (piece.fromDay >= piece.toDay) return [];
-    if (piece.fromDay === span.fromDay && piece.toDay === span.toDay)
-      return [{ level: 'tenDays', at: bind(span.fromDay), when: monthOutside }];
+    if (sameDays(piece, span)) return [{ level: 'tenDays', at: bind(span.fromDay), when: monthOutside }];
     if (isOneDay(piece)) return [{ level: 'day', at: bind(piece.fromDay), when: monthOutside }];
     // The span's other days are inside the month's other days: their rows imply the month's.
     const spanOutside = outside(span, piece).map(bound);
