@@ -48,8 +48,9 @@ describe('bench --scale tiny (smoke)', function () {
 
   it('when it runs, then every section reports rows and every statistics operation has its cases', () => {
     expect([...new Set(rows.map((r) => r.section))]).to.have.members([...SECTIONS]);
-    // Two ranges with and without a filter; hourly one day; the category lists also the 31 days to a 10th, unfiltered.
-    const expected = (family: string) => (family === 'hourly' ? 2 : family === 'category' ? 5 : 4);
+    // Two ranges with and without a filter; hourly one day; the 31 days to a 10th too: the category
+    // lists unfiltered, the goods list with and without its filter.
+    const expected = (family: string) => ({ hourly: 2, category: 5, goods: 6 })[family] ?? 4;
     for (const op of STAT_OPERATIONS) {
       const cases = rows.filter((r) => r.section === 'statistics' && r.hotPath.startsWith(`${op.label} ·`));
       const warm = cases.filter((r) => r.hotPath.endsWith(' · warm'));
@@ -57,14 +58,19 @@ describe('bench --scale tiny (smoke)', function () {
       // The cached lists are measured again with the answer cache on.
       expect(warm, `${op.label} warm`).to.have.length(CACHED_FAMILIES.has(op.family) ? expected(op.family) : 0);
     }
-    expect(rows.filter((r) => r.hotPath.includes('31 days to a 10th')).map((r) => r.figures.family)).to.deep.equal(
-      Array(4).fill('category'),
-    );
+    const tenths = rows
+      .filter((r) => r.hotPath.includes('31 days to a 10th'))
+      .map((r) => `${r.figures.family} ${r.figures.filter === 'no filter' ? 'unfiltered' : 'filtered'}`);
+    expect(tenths.sort()).to.deep.equal([
+      ...Array<string>(4).fill('category unfiltered'),
+      ...Array<string>(2).fill('goods filtered'),
+      ...Array<string>(2).fill('goods unfiltered'),
+    ]);
   });
 
   it('when the goods list without a filter is measured, then its cold and warm rows also time the first byte of each answer', () => {
     const unfiltered = rows.filter((r) => r.section === 'statistics' && r.figures.family === 'goods' && r.figures.filter === 'no filter');
-    expect(unfiltered, 'goods list, 31 days and 12 months, cold and warm').to.have.lengthOf(4);
+    expect(unfiltered, 'goods list, 31 days, 31 days to a 10th and 12 months, cold and warm').to.have.lengthOf(6);
     for (const r of unfiltered) {
       expect(r.figures.firstByteP95Ms, r.hotPath).to.be.a('number');
       expect(r.measured, r.hotPath).to.match(/first byte p50 .* \/ p95 /);

@@ -4,7 +4,7 @@ import type { Samples } from '../dataset/main-dataset.ts';
 /**
  * The statistics requests the benchmark sends: every list and graph-data operation, over a
  * 31-day and a 12-month range (one target day for the hourly ones), without and with a filter;
- * the category lists also over the 31 days to the last 10th (`TO_A_TENTH`), unfiltered.
+ * the category and goods lists also over the 31 days to the last 10th (`TO_A_TENTH`).
  */
 export type Family = 'period' | 'hourly' | 'category' | 'payway' | 'goods' | 'entr';
 
@@ -130,6 +130,13 @@ export type RangeKind = '31 days' | '12 months' | 'one day' | typeof TO_A_TENTH;
  */
 export const TO_A_TENTH = '31 days to a 10th';
 
+/**
+ * The lists also asked for the 31 days to a 10th, and whether with their filter: the category
+ * lists unfiltered; the goods list also for one supplier, whose 100 ms target is tightest there
+ * (its statement alone on the 11th 2.3× the one on the last day: no ten-day goods rows).
+ */
+const TENTH_FILTERS: Partial<Record<Family, boolean[]>> = { category: [false], goods: [false, true] };
+
 /** What a case asks for, independent of the wire form; the naive recomputation reads the same. */
 export interface CaseConditions {
   agrtGb: '01' | '02';
@@ -207,10 +214,11 @@ function rangeParams(
 export function statisticsCases(lastDay: string, samples: Samples): StatCase[] {
   const cases: StatCase[] = [];
   for (const op of STAT_OPERATIONS) {
+    const tenth = TENTH_FILTERS[op.family];
     const ranges: RangeKind[] =
-      op.family === 'hourly' ? ['one day'] : op.family === 'category' ? ['31 days', TO_A_TENTH, '12 months'] : ['31 days', '12 months'];
+      op.family === 'hourly' ? ['one day'] : tenth ? ['31 days', TO_A_TENTH, '12 months'] : ['31 days', '12 months'];
     for (const range of ranges) {
-      for (const filtered of range === TO_A_TENTH ? [false] : [false, true]) {
+      for (const filtered of range === TO_A_TENTH && tenth ? tenth : [false, true]) {
         const { params, c } = rangeParams(op, range, lastDay);
         const f = filterFor(op.family, samples);
         cases.push({
