@@ -53,6 +53,10 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     built,
     ...extra,
   });
+  /** The rows of a list answer. */
+  const payloads = <T>(res: { body: unknown }): T[] => (res.body as ListOf<T>).payloads;
+  /** The order amount over rows: where a roll-up row bumped by hand shows in an answer. */
+  const ordAmtSum = (rows: readonly { ordAmt: number }[]): number => rows.reduce((t, r) => t + r.ordAmt, 0);
 
   /** Every list over `r` without filters, against its recomputation. */
   async function expectEveryList(r: { startDate: string; endDate: string }, agrtGb: string): Promise<void> {
@@ -211,7 +215,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     // a value bound to the wrong place would answer an earlier request's rows or none.
     const spans = [SPAN, { startDate: '2026-01-28', endDate: '2026-03-04' }, { startDate: '2026-01-21', endDate: '2026-03-01' }];
     const answers = new Set<string>();
-    const rows = (res: { body: unknown }) => (res.body as ListOf<unknown>).payloads;
+    const rows = payloads<unknown>;
     for (const span of spans)
       for (const [agrtGb, siteNo, entrNo, stdCtgNo] of [
         ['01', 'S01', 'E003', 'C1000'],
@@ -307,8 +311,8 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     const q = { agrtGb: '01' };
     const bump = (n: number) =>
       db.knex('agg_payway_monthly_all').where({ agrt_gb_cd: '01', agrt_mon: '2026-03-01' }).increment('ord_amt', n);
-    const total = (body: unknown) => (body as ListOf<PayWayStatusRow>).payloads.reduce((t, r) => t + r.ordAmt, 0);
-    const expected = (r: { startDate: string; endDate: string }) => payWayRows(a, range('01', r)).reduce((t, row) => t + row.ordAmt, 0);
+    const total = (res: { body: unknown }) => ordAmtSum(payloads<PayWayStatusRow>(res));
+    const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(payWayRows(a, range('01', r)));
     const wholeMarch = { startDate: '2026-03-01', endDate: '2026-03-08' };
     const partOfMarch = { startDate: '2026-03-01', endDate: '2026-03-03' };
     const rows = await db.knex('agg_payway_monthly_all').where({ agrt_gb_cd: '01', agrt_mon: '2026-03-01' }).count({ n: '*' });
@@ -316,12 +320,12 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     expect(keys, 'March has monthly rows').to.be.greaterThan(0);
     await bump(1000);
     try {
-      expect(total((await get(PAY_WAY, { ...q, ...wholeMarch })).body)).to.equal(expected(wholeMarch) + 1000 * keys);
-      expect(total((await get(PAY_WAY, { ...q, ...partOfMarch })).body)).to.equal(expected(partOfMarch));
+      expect(total(await get(PAY_WAY, { ...q, ...wholeMarch }))).to.equal(expected(wholeMarch) + 1000 * keys);
+      expect(total(await get(PAY_WAY, { ...q, ...partOfMarch }))).to.equal(expected(partOfMarch));
     } finally {
       await bump(-1000);
     }
-    expect(total((await get(PAY_WAY, { ...q, ...wholeMarch })).body)).to.equal(expected(wholeMarch));
+    expect(total(await get(PAY_WAY, { ...q, ...wholeMarch }))).to.equal(expected(wholeMarch));
   });
 
   it('when a range cuts months at ten-day spans (1–10, 11–20, 21 to the end), then the category list equals the recomputation, filtered or not, per site or not', async () => {
@@ -336,7 +340,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       { startDate: '2026-01-18', endDate: '2026-01-20' }, // a cut span whose other days are not built: its ten-day row serves
       { startDate: '2026-01-18', endDate: '2026-02-05' }, // the same, then January's last span and a cut one
     ];
-    const rows = (res: { body: unknown }) => (res.body as ListOf<CategoryStatusRow>).payloads;
+    const rows = payloads<CategoryStatusRow>;
     for (const span of spans)
       for (const agrtGb of ['01', '02']) {
         const q = { ...span, agrtGb };
@@ -355,8 +359,8 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
   it('when a whole ten-day span is inside the range, then its ten-day rows serve; a span the range cuts, with built days outside it, is read from its days', async () => {
     // Make February 11–20's ten-day rows disagree with their days for a moment: the answer shows which rows served.
     const bump = (n: number) => db.knex('agg_ctg_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).increment('ord_amt', n);
-    const total = (body: unknown) => (body as ListOf<CategoryStatusRow>).payloads.reduce((t, r) => t + r.ordAmt, 0);
-    const expected = (r: { startDate: string; endDate: string }) => categoryRows(a, range('01', r)).reduce((t, row) => t + row.ordAmt, 0);
+    const total = (res: { body: unknown }) => ordAmtSum(payloads<CategoryStatusRow>(res));
+    const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(categoryRows(a, range('01', r)));
     const [counted] = await db.knex('agg_ctg_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).count({ n: '*' });
     const keys = Number((counted as { n: number | string }).n);
     expect(keys, 'February 11–20 has ten-day rows').to.be.greaterThan(0);
@@ -374,17 +378,17 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     db.knex.on('query', onQuery);
     try {
       for (const r of whole)
-        expect(total((await get(CATEGORY, { agrtGb: '01', ...r })).body), JSON.stringify(r)).to.equal(expected(r) + 1000 * keys);
-      for (const r of cut) expect(total((await get(CATEGORY, { agrtGb: '01', ...r })).body), JSON.stringify(r)).to.equal(expected(r));
+        expect(total(await get(CATEGORY, { agrtGb: '01', ...r })), JSON.stringify(r)).to.equal(expected(r) + 1000 * keys);
+      for (const r of cut) expect(total(await get(CATEGORY, { agrtGb: '01', ...r })), JSON.stringify(r)).to.equal(expected(r));
       // With a site the every-site ten-day rows cannot serve.
       const bySite = await get(CATEGORY, { agrtGb: '01', siteNo: 'S01', ...whole[0]! });
-      expect((bySite.body as ListOf<CategoryStatusRow>).payloads).to.deep.equal(categoryRows(a, range('01', whole[0]!, { siteNo: 'S01' })));
+      expect(payloads<CategoryStatusRow>(bySite)).to.deep.equal(categoryRows(a, range('01', whole[0]!, { siteNo: 'S01' })));
     } finally {
       db.knex.off('query', onQuery);
       await bump(-1000);
     }
     expect(captured.join('\n')).to.include('`agg_ctg_tenday_all`');
-    for (const r of whole) expect(total((await get(CATEGORY, { agrtGb: '01', ...r })).body)).to.equal(expected(r));
+    for (const r of whole) expect(total(await get(CATEGORY, { agrtGb: '01', ...r }))).to.equal(expected(r));
   });
 
   it("when the range is one day, then every list equals the recomputation and reads that day's daily rows only (no monthly row, no test of the month)", async () => {
