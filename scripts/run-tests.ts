@@ -114,6 +114,10 @@ let passed = 0;
 let failed = 0;
 let pending = 0;
 const failedParts: string[] = [];
+/** Mocha's failure reports, printed again at the end: CI keeps only the tail of a long run. */
+const failureReports: string[] = [];
+/** At most the first 4,000 characters of a failure report (stack traces can run long). */
+const clip = (text: string) => (text.length > 4000 ? `${text.slice(0, 4000)}\n… (${text.length - 4000} more characters above)` : text);
 const count = (text: string, word: string) => Number(text.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
 
 // Type errors are test failures too: one check for the whole workspace.
@@ -157,6 +161,8 @@ async function runPackage(dir: string, specs: string[] | 'all', label: string, e
   // A suite that crashed before reporting, or that found no test, counts as one failure, never as silence.
   if (output.code !== 0 && f === 0) failed += 1;
   if (output.code !== 0) failedParts.push(label);
+  const report = output.text.search(/^\s*\d+ failing/m);
+  if (f > 0 && report >= 0) failureReports.push(`=== ${label} ===\n${clip(output.text.slice(report).trim())}`);
 }
 
 for (const { dir, specs } of runs) await runPackage(dir, specs, dir);
@@ -183,6 +189,7 @@ if (testsRun === 0) {
   console.log('\nno test was executed: that is a failure, not a pass');
   if (failed === 0) failed = 1;
 }
+if (failureReports.length) console.log(`\n=== the failures again ===\n${failureReports.join('\n\n')}`);
 if (failedParts.length) console.log(`\nfailed: ${failedParts.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

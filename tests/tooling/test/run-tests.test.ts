@@ -5,8 +5,8 @@ import { expect } from 'chai';
 const root = join(import.meta.dirname, '../../..');
 
 /** `pnpm test …` as a user types it in `cwd`. */
-function pnpmTest(args: string[], cwd = root) {
-  const r = spawnSync('pnpm', ['test', ...args], { cwd, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+function pnpmTest(args: string[], cwd = root, env: Record<string, string> = {}) {
+  const r = spawnSync('pnpm', ['test', ...args], { cwd, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', ...env } });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 const summary = (out: string) => {
@@ -55,6 +55,19 @@ describe('pnpm test (the workspace test runner)', () => {
     const { code, out } = pnpmTest(['tests/tooling/test/fixtures/no-tests.test.ts']);
     expect(code).to.equal(1);
     expect(summary(out)).to.deep.equal({ passed: 0, failed: 1 });
+  });
+
+  it('when a test fails, then its title and message are printed again after every suite, just above the summary', () => {
+    const { code, out } = pnpmTest(['tests/tooling/test/fixtures/one-fails.test.ts'], root, { BO_RUN_TESTS_FIXTURE: 'fail' });
+    expect(code, out).to.equal(1);
+    expect(summary(out)).to.deep.equal({ passed: 1, failed: 1 });
+    const again = out.lastIndexOf('=== the failures again ===');
+    expect(again, out).to.be.above(out.indexOf('1 failing'));
+    const tail = out.slice(again);
+    expect(tail).to.include('=== tests/tooling ===');
+    expect(tail).to.include('when this fails, then its title and message come again at the end');
+    expect(tail).to.match(/a fixture failure\s+\+ expected - actual\s+-the value seen\s+\+the value wanted/);
+    expect(tail.indexOf('failed: tests/tooling')).to.be.above(tail.indexOf('+the value wanted'));
   });
 
   it('when mocha is run inside a package with one file, then only that file runs', () => {
