@@ -26,18 +26,17 @@ export interface ListAggregate {
    * from its per-site rows in the same transaction. The goods list has none: a goods mostly
    * sells on one site a day, so they saved little (1.07–1.35× alone) and cost 44 % of its build.
    */
-  allSites?: {
-    daily: string;
-    monthly: string;
-    /**
-     * Per (agrtGb, ten days, keys): the sums and `day_cnt` of the every-site daily rows of days
-     * 1–10, 11–20 or 21 to the month's end, keyed by the first of them (`agrt_tdy`). The day build
-     * keeps them equal to the daily rows in the same transaction, as the monthly rows. The
-     * category list has them: a 31-day list read the part of the month before from daily rows
-     * (up to 30 days of ~660 rows); with these, at most nine days and two ten-day rows per key.
-     */
-    tenDays?: string;
-  };
+  allSites?: { daily: string; monthly: string };
+  /**
+   * Every site together, per (agrtGb, ten days, keys, attributes): the sums and `day_cnt` (daily
+   * rows) of the days 1–10, 11–20 or 21 to the month's end, keyed by the first of them
+   * (`agrt_tdy`). They sum the every-site daily rows where the list has them, else the per-site
+   * rows. The day build keeps them equal to the daily rows in the same transaction, as the
+   * monthly rows. A 31-day list read the part of the month before from daily rows (21 days on
+   * the 10th); with these, at most nine days and two ten-day rows per key. The category and goods
+   * lists have them (the payment-method and supplier lists read a few hundred rows a day).
+   */
+  tenDays?: string;
   /**
    * Running sums of the monthly rows of every site: per (agrtGb, month, keys, attributes) the sums
    * and `day_cnt` (daily rows) of every month up to and including it, for every key seen by then,
@@ -59,7 +58,8 @@ export const LIST_AGGREGATES: Record<ListKind, ListAggregate> = {
     monthly: 'agg_ctg_monthly',
     keys: ['std_ctg_no', 'md_id'],
     attributes: [],
-    allSites: { ...allSites('ctg'), tenDays: 'agg_ctg_tenday_all' },
+    allSites: allSites('ctg'),
+    tenDays: 'agg_ctg_tenday_all',
     cumulative: 'agg_ctg_cum_all',
   },
   payway: { daily: 'agg_payway_daily', monthly: 'agg_payway_monthly', keys: ['pay_way_cd'], attributes: [], allSites: allSites('payway') },
@@ -68,6 +68,7 @@ export const LIST_AGGREGATES: Record<ListKind, ListAggregate> = {
     monthly: 'agg_goods_monthly',
     keys: ['goods_no'],
     attributes: ['entr_no'],
+    tenDays: 'agg_goods_tenday_all',
     cumulative: 'agg_goods_cum_all',
   },
   entr: { daily: 'agg_entr_daily', monthly: 'agg_entr_monthly', keys: ['entr_no'], attributes: [], allSites: allSites('entr') },

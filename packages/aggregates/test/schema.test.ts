@@ -41,7 +41,8 @@ describe('aggregate tables: the description matches the migrated schema', () => 
     ...Object.values(LIST_AGGREGATES).flatMap((l) => [
       l.daily,
       l.monthly,
-      ...(l.allSites ? [l.allSites.daily, l.allSites.monthly, ...(l.allSites.tenDays ? [l.allSites.tenDays] : [])] : []),
+      ...(l.allSites ? [l.allSites.daily, l.allSites.monthly] : []),
+      ...(l.tenDays ? [l.tenDays] : []),
       ...(l.cumulative ? [l.cumulative] : []),
     ]),
     ...Object.values(PERIOD_ROLLUPS),
@@ -75,18 +76,24 @@ describe('aggregate tables: the description matches the migrated schema', () => 
     const lists = Object.values(LIST_AGGREGATES).filter((l) => l.allSites);
     expect(lists.map((l) => l.daily)).to.deep.equal(['agg_ctg_daily', 'agg_payway_daily', 'agg_entr_daily']);
     for (const list of lists) {
-      const { daily, monthly, tenDays } = list.allSites!;
+      const { daily, monthly } = list.allSites!;
       expect(primaryKeys.get(daily), daily).to.deep.equal(['agrt_gb_cd', 'agrt_dt', ...list.keys, ...list.attributes]);
       expect(primaryKeys.get(monthly), monthly).to.deep.equal(['agrt_gb_cd', 'agrt_mon', ...list.keys, ...list.attributes]);
-      if (tenDays) {
-        expect(primaryKeys.get(tenDays), tenDays).to.deep.equal(['agrt_gb_cd', 'agrt_tdy', ...list.keys, ...list.attributes]);
-        expect(columns.get(tenDays), tenDays).to.include.members([...MEASURE_COLUMNS, 'day_cnt']);
-      }
       for (const table of [daily, monthly]) {
         expect(columns.get(table), table).to.not.include('site_no');
         expect(columns.get(table), table).to.include.members(MEASURE_COLUMNS);
       }
       expect(columns.get(monthly), monthly).to.include('day_cnt');
+    }
+  });
+
+  it("when a list's ten-day rows are read, then they are keyed on (agrtGb, ten days, keys, attributes) without a site and carry the measures and day count", () => {
+    const lists = Object.values(LIST_AGGREGATES).filter((l) => l.tenDays);
+    expect(lists.map((l) => l.tenDays)).to.deep.equal(['agg_ctg_tenday_all', 'agg_goods_tenday_all']);
+    for (const list of lists) {
+      const keyed = ['agrt_gb_cd', 'agrt_tdy', ...list.keys, ...list.attributes];
+      expect(primaryKeys.get(list.tenDays!), list.tenDays).to.deep.equal(keyed);
+      expect(columns.get(list.tenDays!), list.tenDays).to.deep.equal([...keyed, ...MEASURE_COLUMNS, 'day_cnt']);
     }
   });
 

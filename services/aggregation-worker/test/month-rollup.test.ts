@@ -177,6 +177,35 @@ async function storedMonthly(db: TestDatabase, kind: DailyKindName, month: strin
   );
 }
 
+/** `yyyy-MM-dd` of the first day of the ten days holding `day`, written out here (1–10, 11–20, 21 to the end). */
+const tenDaysOf = (day: string): string => {
+  const d = Number(day.slice(8));
+  return `${day.slice(0, 8)}${d <= 10 ? '01' : d <= 20 ? '11' : '21'}`;
+};
+
+/**
+ * A list's ten-day rows recomputed from the events: each built day's expected rows without the
+ * site, summed per ten days. The category list sums its every-site rows (a key's day counts once
+ * however many sites sold it); the goods list, which has none, its per-site rows (each counts).
+ */
+function expectedTenDays(data: SourceData, kind: TenDayKind, built: readonly string[]): AggRow[] {
+  const spans = [...new Set(built.map(tenDaysOf))];
+  const daysRows = (day: string) =>
+    kind === 'category' ? sumWithout(expectedDaily(data, kind, day), ['site_no'], {}, false) : expectedDaily(data, kind, day);
+  return sortCanonical(
+    spans.flatMap((span) =>
+      sumWithout(built.filter((d) => tenDaysOf(d) === span).flatMap(daysRows), ['agrt_dt', 'site_no'], { agrt_tdy: span }, true),
+    ),
+  );
+}
+
+type TenDayKind = 'category' | 'goods';
+const TEN_DAY_TABLE: Record<TenDayKind, string> = { category: 'agg_ctg_tenday_all', goods: 'agg_goods_tenday_all' };
+/** The stored ten-day rows; a key taken out again keeps no row (dropped when its count reaches 0). */
+const storedTenDays = async (db: TestDatabase, kind: TenDayKind): Promise<AggRow[]> =>
+  normalised(await db.knex<AggRow>(TEN_DAY_TABLE[kind]), 'agrt_tdy', true);
+const TEN_DAY_MIGRATION: Record<TenDayKind, string> = { category: '0111-ten-day-category', goods: '0112-ten-day-goods' };
+
 /** Builds `day` of the two lists with running sums. */
 async function buildRunningLists(db: TestDatabase, day: string): Promise<void> {
   for (const kind of ['category', 'goods'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
@@ -201,7 +230,8 @@ describe('monthly roll-ups of the list aggregates', () => {
     }
     for (const kind of ['category', 'goods'] as const)
       expect(await storedRunning(db, kind), `${kind} running sums`).to.deep.equal(expectedRunning(data, kind, built));
-    expect(await storedTenDays(db), 'category ten days').to.deep.equal(expectedTenDays(data, built));
+    for (const kind of ['category', 'goods'] as const)
+      expect(await storedTenDays(db, kind), `${kind} ten days`).to.deep.equal(expectedTenDays(data, kind, built));
   };
 
   before(async () => {
@@ -410,101 +440,84 @@ describe('running sums whose two agrtGbs end in different months', () => {
   });
 });
 
-/** `yyyy-MM-dd` of the first day of the ten days holding `day`, written out here (1–10, 11–20, 21 to the end). */
-const tenDaysOf = (day: string): string => {
-  const d = Number(day.slice(8));
-  return `${day.slice(0, 8)}${d <= 10 ? '01' : d <= 20 ? '11' : '21'}`;
-};
+for (const kind of ['category', 'goods'] as const)
+  describe(`ten-day rows of the ${kind} list`, () => {
+    let db: TestDatabase;
+    let data: SourceData;
+    // Both sides of each cut: the 10th and 11th, the 20th and 21st, a month's last day and the next month's first.
+    const CUTS = ['2026-02-10', '2026-02-11', '2026-02-20', '2026-02-21', '2026-02-28', '2026-03-01'];
+    const build = (day: string) => rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
+    const expectTenDaysRight = async (built: readonly string[], why: string) =>
+      expect(await storedTenDays(db, kind), why).to.deep.equal(expectedTenDays(data, kind, built));
 
-/** The category list's ten-day rows recomputed from the events: each built day's rows without the site, summed per ten days. */
-function expectedTenDays(data: SourceData, built: readonly string[]): AggRow[] {
-  const spans = [...new Set(built.map(tenDaysOf))];
-  return sortCanonical(
-    spans.flatMap((span) =>
-      sumWithout(
-        built
-          .filter((d) => tenDaysOf(d) === span)
-          .flatMap((day) => sumWithout(expectedDaily(data, 'category', day), ['site_no'], {}, false)),
-        ['agrt_dt'],
-        { agrt_tdy: span },
-        true,
-      ),
-    ),
-  );
-}
+    before(async () => {
+      db = await createTestDatabase(`agg_tenday_${kind}`, boMigrations);
+      data = generateSourceData(20260221, CUTS, { goods: 12, orders: 80, inflows: 0 });
+      await insertSourceData(db.knex, data);
+    });
+    after(async () => db?.drop());
 
-/** The stored ten-day rows; a key taken out again keeps no row (dropped when its count reaches 0). */
-const storedTenDays = async (db: TestDatabase): Promise<AggRow[]> =>
-  normalised(await db.knex<AggRow>('agg_ctg_tenday_all'), 'agrt_tdy', true);
+    it('when days on both sides of every cut are built, in any order, then each ten days holds the sums of its days recomputed from the events', async () => {
+      const built: string[] = [];
+      for (const day of ['2026-02-20', '2026-02-10', '2026-03-01', '2026-02-21', '2026-02-11', '2026-02-28']) {
+        await build(day);
+        built.push(day);
+        await expectTenDaysRight(built, `after ${day}`);
+      }
+      const spans = (await storedTenDays(db, kind)).map((r) => r.agrt_tdy);
+      expect([...new Set(spans)].sort()).to.deep.equal(['2026-02-01', '2026-02-11', '2026-02-21', '2026-03-01']);
+      expect(
+        expectedTenDays(data, kind, CUTS).some((r) => (r.day_cnt as number) > 1),
+        'keys with several days in one ten days',
+      ).to.equal(true);
+      if (kind === 'goods')
+        expect(
+          CUTS.some(
+            (day) =>
+              new Set(expectedDaily(data, kind, day).map((r) => `${r.agrt_gb_cd} ${r.goods_no}`)).size <
+              expectedDaily(data, kind, day).length,
+          ),
+          'a goods sold on two sites in one day',
+        ).to.equal(true);
+    });
 
-describe('ten-day rows of the category list', () => {
-  let db: TestDatabase;
-  let data: SourceData;
-  // Both sides of each cut: the 10th and 11th, the 20th and 21st, a month's last day and the next month's first.
-  const CUTS = ['2026-02-10', '2026-02-11', '2026-02-20', '2026-02-21', '2026-02-28', '2026-03-01'];
-  const build = (day: string) => rebuildAggregate(db.knex, { kind: 'category', day, requestedBy: 'cli' });
-  const expectTenDaysRight = async (built: readonly string[], why: string) =>
-    expect(await storedTenDays(db), why).to.deep.equal(expectedTenDays(data, built));
+    it('when a day gets late events, loses a key, or is built by parallel workers, then its ten days follow and count it once', async () => {
+      const o = data.ords[0]!;
+      const late: EvtRow = {
+        ord_no: o.ord_no,
+        ord_goods_seq: 9,
+        site_no: '30',
+        goods_no: data.goods[0]!.goods_no,
+        agrt_gb_cd: '02',
+        evt_gb_cd: '10',
+        evt_dtm: '2026-02-11 10:00:00',
+        qty: 2,
+        amt: 42000,
+        dc_amt_2nd: 100,
+        dc_amt_3rd: 50,
+      };
+      await db.knex('ord_stat_evt').insert(late);
+      data.events.push(late);
+      await build('2026-02-11');
+      await expectTenDaysRight(CUTS, 'after late events');
+      await db.knex('ord_stat_evt').where({ site_no: '30' }).delete();
+      data.events = data.events.filter((e) => e !== late);
+      await Promise.all(CUTS.flatMap((day) => [build(day), build(day)]));
+      await expectTenDaysRight(CUTS, 'after the key left and parallel builds');
+    });
 
-  before(async () => {
-    db = await createTestDatabase('agg_tenday', boMigrations);
-    data = generateSourceData(20260221, CUTS, { goods: 12, orders: 80, inflows: 0 });
-    await insertSourceData(db.knex, data);
+    it('when a ten-day row was changed by hand, then the nightly check rolls its month up again, and the migration backfill writes the same rows', async () => {
+      expect(await reconcileMonths(db.knex, CUTS), 'nothing to do while they agree').to.deep.equal([]);
+      await db
+        .knex(TEN_DAY_TABLE[kind])
+        .where({ agrt_tdy: '2026-02-11' })
+        .limit(1)
+        .update({ ord_amt: db.knex.raw('ord_amt + 1000') });
+      expect((await reconcileMonths(db.knex, ['2026-02-28'])).map((f) => `${f.kind} ${f.month}`)).to.deep.equal([`${kind} 2026-02-01`]);
+      await expectTenDaysRight(CUTS, 'after the nightly check');
+
+      const migration = aggregateMigrations.find((m) => m.name === TEN_DAY_MIGRATION[kind])!;
+      await migration.up(db.knex);
+      await expectTenDaysRight(CUTS, 'after the backfill');
+    });
   });
-  after(async () => db?.drop());
-
-  it('when days on both sides of every cut are built, in any order, then each ten days holds the sums of its days recomputed from the events', async () => {
-    const built: string[] = [];
-    for (const day of ['2026-02-20', '2026-02-10', '2026-03-01', '2026-02-21', '2026-02-11', '2026-02-28']) {
-      await build(day);
-      built.push(day);
-      await expectTenDaysRight(built, `after ${day}`);
-    }
-    const spans = (await storedTenDays(db)).map((r) => r.agrt_tdy);
-    expect([...new Set(spans)].sort()).to.deep.equal(['2026-02-01', '2026-02-11', '2026-02-21', '2026-03-01']);
-    expect(
-      expectedTenDays(data, CUTS).some((r) => (r.day_cnt as number) > 1),
-      'keys with several days in one ten days',
-    ).to.equal(true);
-  });
-
-  it('when a day gets late events, loses a key, or is built by parallel workers, then its ten days follow and count it once', async () => {
-    const o = data.ords[0]!;
-    const late: EvtRow = {
-      ord_no: o.ord_no,
-      ord_goods_seq: 9,
-      site_no: '30',
-      goods_no: data.goods[0]!.goods_no,
-      agrt_gb_cd: '02',
-      evt_gb_cd: '10',
-      evt_dtm: '2026-02-11 10:00:00',
-      qty: 2,
-      amt: 42000,
-      dc_amt_2nd: 100,
-      dc_amt_3rd: 50,
-    };
-    await db.knex('ord_stat_evt').insert(late);
-    data.events.push(late);
-    await build('2026-02-11');
-    await expectTenDaysRight(CUTS, 'after late events');
-    await db.knex('ord_stat_evt').where({ site_no: '30' }).delete();
-    data.events = data.events.filter((e) => e !== late);
-    await Promise.all(CUTS.flatMap((day) => [build(day), build(day)]));
-    await expectTenDaysRight(CUTS, 'after the key left and parallel builds');
-  });
-
-  it('when a ten-day row was changed by hand, then the nightly check rolls its month up again, and the migration backfill writes the same rows', async () => {
-    expect(await reconcileMonths(db.knex, CUTS), 'nothing to do while they agree').to.deep.equal([]);
-    await db
-      .knex('agg_ctg_tenday_all')
-      .where({ agrt_tdy: '2026-02-11' })
-      .limit(1)
-      .update({ ord_amt: db.knex.raw('ord_amt + 1000') });
-    expect((await reconcileMonths(db.knex, ['2026-02-28'])).map((f) => `${f.kind} ${f.month}`)).to.deep.equal(['category 2026-02-01']);
-    await expectTenDaysRight(CUTS, 'after the nightly check');
-
-    const migration = aggregateMigrations.find((m) => m.name === '0111-ten-day-category')!;
-    await migration.up(db.knex);
-    await expectTenDaysRight(CUTS, 'after the backfill');
-  });
-});

@@ -10,6 +10,7 @@ import { cumulativeCategoryMigration } from './0108-cumulative-category.ts';
 import { cumulativeGoodsMigration } from './0109-cumulative-goods.ts';
 import { dimRollupsAllSitesMigration } from './0110-dim-rollups-all-sites.ts';
 import { tenDayCategoryMigration } from './0111-ten-day-category.ts';
+import { tenDayGoodsMigration } from './0112-ten-day-goods.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -24,6 +25,7 @@ export const aggregateMigrations: readonly Migration[] = [
   cumulativeGoodsMigration,
   dimRollupsAllSitesMigration,
   tenDayCategoryMigration,
+  tenDayGoodsMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

@@ -67,7 +67,7 @@ const sameMonthTotals = (a: MonthTotals[], b: MonthTotals[]): boolean =>
 /**
  * The nightly check of the monthly roll-ups: every month holding one of `days` whose roll-up
  * totals differ from its daily rows, whose running sums (category, goods) do not step by its
- * monthly rows, or whose ten-day rows (category) differ from their days, is rebuilt from them
+ * monthly rows, or whose ten-day rows (category, goods) differ from their days, is rebuilt from them
  * (under the month lock, so a day build running meanwhile is counted once). Returns what was
  * rebuilt.
  */

@@ -328,7 +328,32 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     expect(total(await get(PAY_WAY, { ...q, ...wholeMarch }))).to.equal(expected(wholeMarch));
   });
 
-  it('when a range cuts months at ten-day spans (1–10, 11–20, 21 to the end), then the category list equals the recomputation, filtered or not, per site or not', async () => {
+  /** The lists with ten-day rows, each with its own filters, against their recomputations. */
+  type Q = ReturnType<typeof range> & Record<string, string>;
+  const TEN_DAY_LISTS: {
+    name: string;
+    path: string;
+    table: string;
+    expected: (q: Q) => { ordAmt: number }[];
+    filters: Record<string, string>[];
+  }[] = [
+    {
+      name: 'category',
+      path: CATEGORY,
+      table: 'agg_ctg_tenday_all',
+      expected: (q: Q): { ordAmt: number }[] => categoryRows(a, q),
+      filters: [{ mdId: 'MD02' }, { stdCtgNo: 'C1000' }],
+    },
+    {
+      name: 'goods',
+      path: GOODS,
+      table: 'agg_goods_tenday_all',
+      expected: (q: Q): { ordAmt: number }[] => goodsRows(a, q),
+      filters: [{ entrNo: 'E003' }, { goodsNo: 'G0007' }],
+    },
+  ];
+
+  it('when a range cuts months at ten-day spans (1–10, 11–20, 21 to the end), then the category and goods lists equal the recomputation, filtered or not, per site or not', async () => {
     const spans = [
       { startDate: '2026-02-11', endDate: '2026-02-20' }, // one whole span, the month's other days built
       { startDate: '2026-02-05', endDate: '2026-02-25' }, // two cut spans around a whole one
@@ -340,30 +365,28 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       { startDate: '2026-01-18', endDate: '2026-01-20' }, // a cut span whose other days are not built: its ten-day row serves
       { startDate: '2026-01-18', endDate: '2026-02-05' }, // the same, then January's last span and a cut one
     ];
-    const rows = payloads<CategoryStatusRow>;
-    for (const span of spans)
-      for (const agrtGb of ['01', '02']) {
-        const q = { ...span, agrtGb };
-        const all = await get(CATEGORY, q);
-        expect(rows(all), JSON.stringify(q)).to.deep.equal(categoryRows(a, range(agrtGb, span)));
-        if (agrtGb === '01') expect(rows(all).length, `${JSON.stringify(q)} has rows`).to.be.greaterThan(0);
-        const byMd = await get(CATEGORY, { ...q, mdId: 'MD02' });
-        expect(rows(byMd)).to.deep.equal(categoryRows(a, { ...range(agrtGb, span), mdId: 'MD02' }));
-        const bySubtree = await get(CATEGORY, { ...q, stdCtgNo: 'C1000' });
-        expect(rows(bySubtree)).to.deep.equal(categoryRows(a, { ...range(agrtGb, span), stdCtgNo: 'C1000' }));
-        const bySite = await get(CATEGORY, { ...q, siteNo: 'S02' });
-        expect(rows(bySite)).to.deep.equal(categoryRows(a, range(agrtGb, span, { siteNo: 'S02' })));
-      }
+    const rows = payloads<unknown>;
+    for (const list of TEN_DAY_LISTS)
+      for (const span of spans)
+        for (const agrtGb of ['01', '02']) {
+          const q = { ...span, agrtGb };
+          const all = await get(list.path, q);
+          expect(rows(all), `${list.name} ${JSON.stringify(q)}`).to.deep.equal(list.expected(range(agrtGb, span) as Q));
+          if (agrtGb === '01') expect(rows(all).length, `${list.name} ${JSON.stringify(q)} has rows`).to.be.greaterThan(0);
+          for (const f of list.filters) {
+            const filtered = await get(list.path, { ...q, ...f });
+            expect(rows(filtered), `${list.name} ${JSON.stringify({ ...q, ...f })}`).to.deep.equal(
+              list.expected({ ...range(agrtGb, span), ...f } as Q),
+            );
+          }
+          const bySite = await get(list.path, { ...q, siteNo: 'S02' });
+          expect(rows(bySite), `${list.name} ${JSON.stringify(q)} S02`).to.deep.equal(
+            list.expected(range(agrtGb, span, { siteNo: 'S02' }) as Q),
+          );
+        }
   });
 
   it('when a whole ten-day span is inside the range, then its ten-day rows serve; a span the range cuts, with built days outside it, is read from its days', async () => {
-    // Make February 11–20's ten-day rows disagree with their days for a moment: the answer shows which rows served.
-    const bump = (n: number) => db.knex('agg_ctg_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).increment('ord_amt', n);
-    const total = (res: { body: unknown }) => ordAmtSum(payloads<CategoryStatusRow>(res));
-    const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(categoryRows(a, range('01', r)));
-    const [counted] = await db.knex('agg_ctg_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).count({ n: '*' });
-    const keys = Number((counted as { n: number | string }).n);
-    expect(keys, 'February 11–20 has ten-day rows').to.be.greaterThan(0);
     const whole = [
       { startDate: '2026-02-11', endDate: '2026-02-20' },
       { startDate: '2026-02-05', endDate: '2026-02-25' },
@@ -372,23 +395,32 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       { startDate: '2026-02-12', endDate: '2026-02-20' },
       { startDate: '2026-02-11', endDate: '2026-02-19' },
     ];
-    const captured: string[] = [];
-    const onQuery = (q: Captured) => captured.push(q.sql);
-    await bump(1000);
-    db.knex.on('query', onQuery);
-    try {
-      for (const r of whole)
-        expect(total(await get(CATEGORY, { agrtGb: '01', ...r })), JSON.stringify(r)).to.equal(expected(r) + 1000 * keys);
-      for (const r of cut) expect(total(await get(CATEGORY, { agrtGb: '01', ...r })), JSON.stringify(r)).to.equal(expected(r));
-      // With a site the every-site ten-day rows cannot serve.
-      const bySite = await get(CATEGORY, { agrtGb: '01', siteNo: 'S01', ...whole[0]! });
-      expect(payloads<CategoryStatusRow>(bySite)).to.deep.equal(categoryRows(a, range('01', whole[0]!, { siteNo: 'S01' })));
-    } finally {
-      db.knex.off('query', onQuery);
-      await bump(-1000);
+    for (const list of TEN_DAY_LISTS) {
+      // Make February 11–20's ten-day rows disagree with their days for a moment: the answer shows which rows served.
+      const bump = (n: number) => db.knex(list.table).where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).increment('ord_amt', n);
+      const total = async (q: Record<string, string>) => ordAmtSum(payloads<{ ordAmt: number }>(await get(list.path, q)));
+      const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(list.expected(range('01', r) as Q));
+      const [counted] = await db.knex(list.table).where({ agrt_gb_cd: '01', agrt_tdy: '2026-02-11' }).count({ n: '*' });
+      const keys = Number((counted as { n: number | string }).n);
+      expect(keys, `${list.name}: February 11–20 has ten-day rows`).to.be.greaterThan(0);
+      const captured: string[] = [];
+      const onQuery = (q: Captured) => captured.push(q.sql);
+      await bump(1000);
+      db.knex.on('query', onQuery);
+      try {
+        for (const r of whole)
+          expect(await total({ agrtGb: '01', ...r }), `${list.name} ${JSON.stringify(r)}`).to.equal(expected(r) + 1000 * keys);
+        for (const r of cut) expect(await total({ agrtGb: '01', ...r }), `${list.name} ${JSON.stringify(r)}`).to.equal(expected(r));
+        // With a site the every-site ten-day rows cannot serve.
+        const bySite = await get(list.path, { agrtGb: '01', siteNo: 'S01', ...whole[0]! });
+        expect(payloads(bySite), list.name).to.deep.equal(list.expected(range('01', whole[0]!, { siteNo: 'S01' }) as Q));
+      } finally {
+        db.knex.off('query', onQuery);
+        await bump(-1000);
+      }
+      expect(captured.join('\n')).to.include(`\`${list.table}\``);
+      for (const r of whole) expect(await total({ agrtGb: '01', ...r }), `${list.name} ${JSON.stringify(r)}`).to.equal(expected(r));
     }
-    expect(captured.join('\n')).to.include('`agg_ctg_tenday_all`');
-    for (const r of whole) expect(total(await get(CATEGORY, { agrtGb: '01', ...r }))).to.equal(expected(r));
   });
 
   it("when the range is one day, then every list equals the recomputation and reads that day's daily rows only (no monthly row, no test of the month)", async () => {

@@ -69,17 +69,22 @@ const allSitesRollup = (kind: ListKind, allSites: { daily: string; monthly: stri
   leading: { column: 'agrt_gb_cd', values: AGRT_GBS },
 });
 
-/** The every-site rows by ten days, for the lists that have them; under the month's lock, as the month's. */
-const tenDaysRollup = (kind: ListKind, allSites: { daily: string; tenDays: string }): MonthRollup => ({
-  ...allSitesRollup(kind, { daily: allSites.daily, monthly: allSites.tenDays }),
+/** The daily rows the every-site roll-ups sum: the every-site ones where the list has them, else the per-site ones. */
+const everySiteDaily = (kind: ListKind): string => LIST_AGGREGATES[kind].allSites?.daily ?? LIST_AGGREGATES[kind].daily;
+
+/**
+ * The every-site rows by ten days, for the lists that have them; under the month's lock, as the
+ * month's. From per-site daily rows a day adds one row per site to a key's ten days (the insert
+ * sums them), and `day_cnt` counts daily rows, as the running sums do.
+ */
+const tenDaysRollup = (kind: ListKind, tenDays: string): MonthRollup => ({
+  ...allSitesRollup(kind, { daily: everySiteDaily(kind), monthly: tenDays }),
   span: TEN_DAYS,
 });
 
 const rollupsOf = (kind: ListKind): MonthRollup[] => {
-  const { allSites } = LIST_AGGREGATES[kind];
-  if (!allSites) return [listRollup(kind)];
-  const { tenDays } = allSites;
-  return [listRollup(kind), allSitesRollup(kind, allSites), ...(tenDays ? [tenDaysRollup(kind, { daily: allSites.daily, tenDays })] : [])];
+  const { allSites, tenDays } = LIST_AGGREGATES[kind];
+  return [listRollup(kind), ...(allSites ? [allSitesRollup(kind, allSites)] : []), ...(tenDays ? [tenDaysRollup(kind, tenDays)] : [])];
 };
 
 /**
@@ -189,12 +194,12 @@ export async function monthTotals(db: Db, kind: ListKind, month: string): Promis
 }
 
 /**
- * Keys whose ten-day rows of `month` (`yyyy-MM-01`) differ from the sums of their every-site
- * daily rows, span by span (0 for a list without ten-day rows).
+ * Keys whose ten-day rows of `month` (`yyyy-MM-01`) differ from the sums of the daily rows they
+ * sum, span by span (0 for a list without ten-day rows).
  */
 export async function tenDayKeysDiffering(db: Db, kind: ListKind, month: string): Promise<number> {
-  const { allSites } = LIST_AGGREGATES[kind];
-  if (!allSites?.tenDays) return 0;
+  const { tenDays } = LIST_AGGREGATES[kind];
+  if (!tenDays) return 0;
   const keys = monthKeysOf(kind).join(', ');
   const sums = [...MEASURE_COLUMNS, 'day_cnt'];
   const next = `${addMonths(month.slice(0, 7), 1)}-01`;
@@ -202,10 +207,10 @@ export async function tenDayKeysDiffering(db: Db, kind: ListKind, month: string)
     db,
     `SELECT COUNT(*) AS n FROM (
        SELECT 1 FROM (
-         SELECT agrt_gb_cd, agrt_tdy, ${keys}, ${sums.join(', ')} FROM ${allSites.tenDays}
+         SELECT agrt_gb_cd, agrt_tdy, ${keys}, ${sums.join(', ')} FROM ${tenDays}
           WHERE agrt_gb_cd IN (?, ?) AND agrt_tdy >= ? AND agrt_tdy < ?
          UNION ALL
-         SELECT agrt_gb_cd, ${TEN_DAYS.sqlOf('agrt_dt')}, ${keys}, ${MEASURE_COLUMNS.map((c) => `-${c}`).join(', ')}, -1 FROM ${allSites.daily}
+         SELECT agrt_gb_cd, ${TEN_DAYS.sqlOf('agrt_dt')}, ${keys}, ${MEASURE_COLUMNS.map((c) => `-${c}`).join(', ')}, -1 FROM ${everySiteDaily(kind)}
           WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
        ) u GROUP BY agrt_gb_cd, agrt_tdy, ${keys} HAVING ${sums.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
      ) d`,

@@ -67,7 +67,7 @@ interface PlanRange {
   to: string;
 }
 
-/** The table a part reads: daily rows, ten-day roll-ups (`allSites.tenDays`) or monthly roll-ups. */
+/** The table a part reads: daily rows, ten-day roll-ups (`tenDays`) or monthly roll-ups. */
 type Level = 'day' | 'tenDays' | 'month';
 
 /**
@@ -190,7 +190,7 @@ const listPlan = <F>(list: ListKind, scope: DailyScope, filters: F): ListPlan<F>
   parts: partsOf(
     scope.range,
     !scope.siteNo && LIST_AGGREGATES[list].cumulative !== undefined,
-    !scope.siteNo && LIST_AGGREGATES[list].allSites?.tenDays !== undefined,
+    !scope.siteNo && LIST_AGGREGATES[list].tenDays !== undefined,
   ),
   filters,
 });
@@ -210,11 +210,12 @@ const boundFilters = <F extends Record<string, string | undefined>>(f: F): F =>
 function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
   const { keys, attributes: carried } = LIST_AGGREGATES[plan.list];
   // Without a site condition the every-site rows serve: one row per key instead of one per site.
-  const tables: { daily: string; monthly: string; tenDays?: string } =
+  const tables: { daily: string; monthly: string } =
     (plan.siteNo === undefined && LIST_AGGREGATES[plan.list].allSites) || LIST_AGGREGATES[plan.list];
   const levels: Record<Level, [table: string | undefined, column: string]> = {
     day: [tables.daily, 'agrt_dt'],
-    tenDays: [tables.tenDays, 'agrt_tdy'],
+    // Of every site only: `partsOf` asks for them only without a site condition.
+    tenDays: [LIST_AGGREGATES[plan.list].tenDays, 'agrt_tdy'],
     month: [tables.monthly, 'agrt_mon'],
   };
   /** Daily rows of the month in `ranges` (any key, any site: a cheap, safe test). */
