@@ -14,14 +14,20 @@ import { boMigrations } from '@bo/aggregates';
 import { createTestQueues, REDIS_URL, startTestWorkers, type TestQueueEnv } from './helpers/queue-env.ts';
 import { spawnTs } from './helpers/child.ts';
 
-describe('aggregate CLI', () => {
+describe('aggregate CLI', function () {
+  // Each test starts the CLI as its own `node --import tsx` process: loading its imports alone
+  // took 8–19 s on a loaded 2-core machine (a CI run failed one of these at the package's 20 s
+  // default), so these get the 90 s the package's other process-starting suites have.
+  this.timeout(90_000);
   let db: TestDatabase;
   let env: TestQueueEnv;
   let data: SourceData;
   let workers: ReturnType<typeof startTestWorkers>;
+  const children: ReturnType<typeof spawnTs>[] = [];
 
   const runCli = async (...args: string[]) => {
     const child = spawnTs('src/cli/aggregate.ts', args, { REDIS_URL, REDIS_PREFIX: env.prefix, AGG_JOB_ATTEMPTS: '1', NODE_ENV: 'test' });
+    children.push(child);
     const { code } = await exitOf(child);
     return { code, output: child.output() };
   };
@@ -32,6 +38,10 @@ describe('aggregate CLI', () => {
     await insertSourceData(db.knex, data);
     env = createTestQueues('cli');
     workers = startTestWorkers(env, db.knex);
+  });
+  // A test that failed while its CLI still ran must not leave that CLI queueing into the next test.
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   after(async () => {
     await workers?.close();
