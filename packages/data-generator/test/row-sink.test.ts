@@ -59,4 +59,30 @@ describe('row sinks', () => {
     await sink.close().catch((e: Error) => (error = e));
     expect(error?.message).to.match(/Duplicate|stored 1 of 2/);
   });
+
+  it('when several LOAD DATA sinks end their statements at the same moment with data still queued, then every statement stores all its rows', async function () {
+    // mysql2 before 3.24.6 ended every LOAD DATA with one shared 4-byte packet whose sequence
+    // number each connection rewrote; one still queued behind its data left with another's
+    // number, and the server dropped that connection ("Got packets out of order").
+    this.timeout(120_000);
+    await db.knex.raw('CREATE TABLE sink_race (sink_no INT NOT NULL, row_no INT NOT NULL, pad VARCHAR(200) NOT NULL)');
+    const pad = '가'.repeat(60);
+    for (let round = 0; round < 12; round++) {
+      await db.knex.raw('TRUNCATE TABLE sink_race');
+      // Different row counts per sink, so their packet sequence numbers differ at the end.
+      const counts = [40_000, 43_001, 46_017, 49_999];
+      const sinks = counts.map(() => openSink(db.knex, 'load-data', 'sink_race', ['sink_no', 'row_no', 'pad']));
+      for (let row = 0; row < Math.max(...counts); row++) {
+        for (const [s, sink] of sinks.entries()) if (row < counts[s]!) await sink.write(`${s}\t${row}\t${pad}\n`);
+      }
+      await Promise.all(sinks.map((sink) => sink.close()));
+      const [stored] = (await db.knex.raw('SELECT sink_no, COUNT(*) AS n FROM sink_race GROUP BY sink_no ORDER BY sink_no')) as [
+        { sink_no: number; n: number }[],
+      ];
+      expect(
+        stored.map((r) => Number(r.n)),
+        `round ${round}`,
+      ).to.deep.equal(counts);
+    }
+  });
 });
