@@ -77,6 +77,14 @@ export const LIST_AGGREGATES: Record<ListKind, ListAggregate> = {
 export const LIST_KINDS = Object.keys(LIST_AGGREGATES) as ListKind[];
 
 /**
+ * The daily and monthly rows a sum over every site reads: the every-site ones where the list has
+ * them, else the per-site ones (summed over sites). The worker's every-site roll-ups and the
+ * lists without a site condition both choose through this.
+ */
+export const everySiteTables = (kind: ListKind): { daily: string; monthly: string } =>
+  LIST_AGGREGATES[kind].allSites ?? LIST_AGGREGATES[kind];
+
+/**
  * Kind `period`: the event rollups of the period and hourly reports, per (agrtGb, day, hour,
  * site), per (agrtGb, goods dimension, value, day | month, site), and per (agrtGb, hourly goods
  * dimension, value, day, hour, site); the dimension rollups again summed over every site

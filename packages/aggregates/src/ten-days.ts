@@ -2,7 +2,7 @@ import { addMonths } from '@bo/db';
 
 /**
  * Ten-day spans of a month: days 1–10, 11–20 and 21 to the month's end, each named by its first
- * day. The worker rolls daily rows up into them (`LIST_AGGREGATES[kind].allSites.tenDays`) and
+ * day. The worker rolls daily rows up into them (`LIST_AGGREGATES[kind].tenDays`) and
  * the lists read them, so both sides cut months the same way through these.
  */
 

@@ -1,5 +1,5 @@
 import { addMonths, eachMonth, execute, selectRows, type Db } from '@bo/db';
-import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
+import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
 import { lockBuild } from './build-log.ts';
 
 /**
@@ -22,9 +22,9 @@ interface Cumulative {
 }
 
 function cumulativeOf(kind: ListKind): Cumulative | undefined {
-  const { cumulative, allSites, daily, monthly, keys, attributes } = LIST_AGGREGATES[kind];
+  const { cumulative, keys, attributes } = LIST_AGGREGATES[kind];
   if (!cumulative) return undefined;
-  return { table: cumulative, ...(allSites ?? { daily, monthly }), keys: [...keys, ...attributes] };
+  return { table: cumulative, ...everySiteTables(kind), keys: [...keys, ...attributes] };
 }
 
 const SUMS = [...MEASURE_COLUMNS, 'day_cnt'];

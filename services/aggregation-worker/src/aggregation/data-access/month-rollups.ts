@@ -1,5 +1,5 @@
 import { addMonths, execute, selectRows, type Db } from '@bo/db';
-import { AGRT_GBS, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStart, tenDayStartSql, type ListKind } from '@bo/aggregates';
+import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStart, tenDayStartSql, type ListKind } from '@bo/aggregates';
 import type { Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 import { applyDayToCumulative, rebuildCumulative } from './cumulative-rollups.ts';
@@ -69,16 +69,13 @@ const allSitesRollup = (kind: ListKind, allSites: { daily: string; monthly: stri
   leading: { column: 'agrt_gb_cd', values: AGRT_GBS },
 });
 
-/** The daily rows the every-site roll-ups sum: the every-site ones where the list has them, else the per-site ones. */
-const everySiteDaily = (kind: ListKind): string => LIST_AGGREGATES[kind].allSites?.daily ?? LIST_AGGREGATES[kind].daily;
-
 /**
  * The every-site rows by ten days, for the lists that have them; under the month's lock, as the
  * month's. From per-site daily rows a day adds one row per site to a key's ten days (the insert
  * sums them), and `day_cnt` counts daily rows, as the running sums do.
  */
 const tenDaysRollup = (kind: ListKind, tenDays: string): MonthRollup => ({
-  ...allSitesRollup(kind, { daily: everySiteDaily(kind), monthly: tenDays }),
+  ...allSitesRollup(kind, { daily: everySiteTables(kind).daily, monthly: tenDays }),
   span: TEN_DAYS,
 });
 
@@ -210,7 +207,7 @@ export async function tenDayKeysDiffering(db: Db, kind: ListKind, month: string)
          SELECT agrt_gb_cd, agrt_tdy, ${keys}, ${sums.join(', ')} FROM ${tenDays}
           WHERE agrt_gb_cd IN (?, ?) AND agrt_tdy >= ? AND agrt_tdy < ?
          UNION ALL
-         SELECT agrt_gb_cd, ${TEN_DAYS.sqlOf('agrt_dt')}, ${keys}, ${MEASURE_COLUMNS.map((c) => `-${c}`).join(', ')}, -1 FROM ${everySiteDaily(kind)}
+         SELECT agrt_gb_cd, ${TEN_DAYS.sqlOf('agrt_dt')}, ${keys}, ${MEASURE_COLUMNS.map((c) => `-${c}`).join(', ')}, -1 FROM ${everySiteTables(kind).daily}
           WHERE agrt_gb_cd IN (?, ?) AND agrt_dt >= ? AND agrt_dt < ?
        ) u GROUP BY agrt_gb_cd, agrt_tdy, ${keys} HAVING ${sums.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
      ) d`,

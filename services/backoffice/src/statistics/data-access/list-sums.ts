@@ -1,6 +1,15 @@
 import { addDays, addMonths, bind, compiledRead, planValues, streamRows, type Knex, type Render } from '@bo/db';
 import { CODE_GROUPS } from '@bo/contracts';
-import { LIST_AGGREGATES, MEASURE_COLUMNS, MEASURE_FIELDS, MEASURES, measureSums, tenDaySpans, type ListKind } from '@bo/aggregates';
+import {
+  everySiteTables,
+  LIST_AGGREGATES,
+  MEASURE_COLUMNS,
+  MEASURE_FIELDS,
+  MEASURES,
+  measureSums,
+  tenDaySpans,
+  type ListKind,
+} from '@bo/aggregates';
 import { whereInCategories, withCategoryDescendants } from '../../shared/category-tree.ts';
 import type { CategoryTotals, DailyScope, DayRange, EnterpriseTotals, GoodsTotals, PayWayTotals, RowQuery } from '../model.ts';
 
@@ -210,8 +219,7 @@ const boundFilters = <F extends Record<string, string | undefined>>(f: F): F =>
 function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilder) => void): Knex.QueryBuilder {
   const { keys, attributes: carried } = LIST_AGGREGATES[plan.list];
   // Without a site condition the every-site rows serve: one row per key instead of one per site.
-  const tables: { daily: string; monthly: string } =
-    (plan.siteNo === undefined && LIST_AGGREGATES[plan.list].allSites) || LIST_AGGREGATES[plan.list];
+  const tables = plan.siteNo === undefined ? everySiteTables(plan.list) : LIST_AGGREGATES[plan.list];
   const levels: Record<Level, [table: string | undefined, column: string]> = {
     day: [tables.daily, 'agrt_dt'],
     // Of every site only: `partsOf` asks for them only without a site condition.
