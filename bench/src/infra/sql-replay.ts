@@ -1,5 +1,5 @@
 import mysql from 'mysql2/promise';
-import { preparedValues } from '@bo/db';
+import { connectionOf, preparedValues } from '@bo/db';
 import { elapsedMs } from './percentiles.ts';
 import type { QueryScript } from './sql-capture.ts';
 
@@ -7,20 +7,8 @@ export type Pool = mysql.Pool;
 
 /** A plain mysql2 pool decoding rows the way the services' knex does (dates as text, exact numbers). */
 export function createPool(url: string, connectionLimit = 10): Pool {
-  const u = new URL(url);
-  return mysql.createPool({
-    host: u.hostname,
-    port: Number(u.port || 3306),
-    user: decodeURIComponent(u.username || 'root'),
-    password: decodeURIComponent(u.password),
-    database: u.pathname.replace(/^\//, '') || undefined,
-    charset: 'utf8mb4',
-    dateStrings: true,
-    decimalNumbers: true,
-    supportBigNumbers: true,
-    connectionLimit,
-    flags: ['+LOCAL_FILES'],
-  });
+  // The services' connection settings, and LOCAL INFILE for the loading reference.
+  return mysql.createPool({ ...connectionOf(url), connectionLimit, flags: ['+LOCAL_FILES'] });
 }
 
 /**

@@ -2,6 +2,7 @@ import { chmodSync, createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropDatabase } from '@bo/db';
+import { BO_SOURCE_TABLES } from '@bo/data-generator';
 import type { BenchContext } from '../context.ts';
 import { truncateAll } from '../dataset/marker.ts';
 import { generate } from '../dataset/prepare.ts';
@@ -21,31 +22,8 @@ const FULL_EVENTS = SCALES.full.dataset.events;
 
 /** Tables in load order: parents first, as the generator writes them. */
 async function tablesWithRows(pool: ReturnType<typeof createPool>): Promise<{ table: string; rows: number }[]> {
-  const order = [
-    'site',
-    'entr',
-    'brand',
-    'brand_alias',
-    'std_ctg',
-    'std_ctg_att',
-    'goods_noti_item',
-    'cm_cd',
-    'bo_user',
-    'md_std_ctg',
-    'goods',
-    'disp_ctg_goods',
-    'mkdp',
-    'mkdp_divobj_goods',
-    'ord',
-    'ord_stat_evt',
-    'goods_inflow_log',
-    'goods_review',
-    'restock_noti_req',
-    'goods_qna',
-    'goods_doc_page',
-  ];
   const out: { table: string; rows: number }[] = [];
-  for (const table of order) {
+  for (const table of BO_SOURCE_TABLES) {
     const [rows] = (await pool.query(`SELECT COUNT(*) AS n FROM \`${table}\``)) as unknown as [{ n: number }[]];
     if (Number(rows[0]!.n) > 0) out.push({ table, rows: Number(rows[0]!.n) });
   }
