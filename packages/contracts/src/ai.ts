@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CodeEnum, DateTimeString, Envelope, ListWrapper, NonEmpty, StringList } from './common.ts';
+import { CodeEnum, DateTimeString, Envelope, ListWrapper, NonEmpty, StringList, NullableString } from './common.ts';
 
 export const AiGoodsDescRequest = Type.Object(
   {
@@ -181,26 +181,26 @@ export const AiGoodsListItem = Type.Object(
   {
     goodsNo: Type.String(),
     goodsNm: Type.String(),
-    goodsCompCd: Type.Union([Type.String(), Type.Null()]),
-    goodsTypCd: Type.Union([Type.String(), Type.Null()]),
+    goodsCompCd: NullableString(),
+    goodsTypCd: NullableString(),
     goodsReason: Type.String({ description: 'recommendation reason' }),
-    entrNm: Type.Union([Type.String(), Type.Null()]),
+    entrNm: NullableString(),
     entrNo: Type.String(),
-    brandNm: Type.Union([Type.String(), Type.Null()]),
-    saleMethCd: Type.Union([Type.String(), Type.Null()]),
+    brandNm: NullableString(),
+    saleMethCd: NullableString(),
     saleStatCd: Type.String(),
-    saleStatCdNm: Type.Union([Type.String(), Type.Null()]),
-    buyTypCd: Type.Union([Type.String(), Type.Null()]),
-    deliProcTypCd: Type.Union([Type.String(), Type.Null()]),
-    deliGoodsGbCd: Type.Union([Type.String(), Type.Null()]),
-    deliWayCd: Type.Union([Type.String(), Type.Null()]),
-    mdNm: Type.Union([Type.String(), Type.Null()]),
+    saleStatCdNm: NullableString(),
+    buyTypCd: NullableString(),
+    deliProcTypCd: NullableString(),
+    deliGoodsGbCd: NullableString(),
+    deliWayCd: NullableString(),
+    mdNm: NullableString(),
     dispYn: Type.String(),
-    deliProcTypCdNm: Type.Union([Type.String(), Type.Null()]),
-    deliGoodsGbCdNm: Type.Union([Type.String(), Type.Null()]),
-    dispDlexAmt: Type.Union([Type.String(), Type.Null()], { description: 'delivery fee' }),
+    deliProcTypCdNm: NullableString(),
+    deliGoodsGbCdNm: NullableString(),
+    dispDlexAmt: NullableString('delivery fee'),
     stdCtgHierarchy: Type.String(),
-    buyrAgeLmtCd: Type.Union([Type.String(), Type.Null()]),
+    buyrAgeLmtCd: NullableString(),
     buyQtyLmtYn: Type.String(),
     rglrDeliGoodsYn: Type.String(),
     goodsRegDtm: Type.String({ format: 'local-date-time' }),

@@ -44,6 +44,10 @@ export type AgrtGb = Static<typeof AgrtGb>;
 
 export const NonEmpty = (description: string) => Type.String({ minLength: 1, description });
 
+/** A text field the row may leave empty (null): names looked up beside a key, optional attributes. */
+export const NullableString = (description?: string) =>
+  Type.Union([Type.String(), Type.Null()], description === undefined ? {} : { description });
+
 export const ValidationError = Type.Object(
   { field: Type.String(), message: Type.String() },
   { $id: 'ValidationError', description: 'one failed validation rule' },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CodeEnum } from './common.ts';
+import { CodeEnum, NullableString } from './common.ts';
 
 /** Query fields no longer than their source columns (docs/data-model.md), so a typo fails as a validation error. */
 const Str = (description: string, maxLength: number) => Type.Optional(Type.String({ description, minLength: 1, maxLength }));
@@ -44,7 +44,6 @@ export const QnaAnswerStatusRequest = Type.Object(
 );
 export type QnaAnswerStatusRequest = Static<typeof QnaAnswerStatusRequest>;
 
-const NullableStr = Type.Union([Type.String(), Type.Null()]);
 export const QnaItem = Type.Object(
   {
     questNo: Type.Integer(),
@@ -52,14 +51,14 @@ export const QnaItem = Type.Object(
     mbrNo: Type.String(),
     goodsNo: Type.String(),
     entrNo: Type.String(),
-    questTypCd: NullableStr,
-    questTitle: NullableStr,
-    questCont: NullableStr,
+    questTypCd: NullableString(),
+    questTitle: NullableString(),
+    questCont: NullableString(),
     questDtm: Type.String({ description: 'yyyy-MM-dd HH:mm:ss' }),
     procStatCd: Type.String(),
     procStatDtm: Type.Union([Type.String({ description: 'yyyy-MM-dd HH:mm:ss' }), Type.Null()]),
-    questTypCdNm: NullableStr,
-    procStatCdNm: NullableStr,
+    questTypCdNm: NullableString(),
+    procStatCdNm: NullableString(),
     totalCnt: Type.Integer(),
   },
   { $id: 'QnaItem' },

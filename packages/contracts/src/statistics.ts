@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AgrtGb, CodeEnum, DateString, ListWrapper, MonthString } from './common.ts';
+import { AgrtGb, CodeEnum, DateString, ListWrapper, MonthString, NullableString } from './common.ts';
 
 const Str = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
 /** A query condition no longer than its source column (docs/data-model.md), so a typo fails as a validation error. */
@@ -133,6 +133,14 @@ const amounts = {
   ordAmt: Amount('order amount'),
   cnclAmt: Amount('cancel amount'),
 };
+/** The sums of a period, hourly, category, payment-method or supplier row (the goods row names its net figures `real…`). */
+const finalSums = {
+  ...amounts,
+  finalOrdAmt: Int64('net order amount'),
+  ordQty: Qty('order quantity'),
+  cnclQty: Qty('cancel quantity'),
+  finalOrdQty: Qty('net order quantity'),
+};
 
 export const OrderStatusRow = Type.Object(
   {
@@ -151,11 +159,7 @@ export const OrderStatusRow = Type.Object(
     entrNo: Str('the supplier condition (a supplier token: its own), when given'),
     entrNm: Str('name of the supplier condition'),
     brandNm: Str('name of the brandNo condition, when given'),
-    ...amounts,
-    finalOrdAmt: Int64('net order amount'),
-    ordQty: Qty('order quantity'),
-    cnclQty: Qty('cancel quantity'),
-    finalOrdQty: Qty('net order quantity'),
+    ...finalSums,
     infCnt: Qty('goods-detail inflow count'),
     compareDataList: Type.Optional(Type.Array(CompareData)),
     realOrdQty: Type.Optional(Qty('net order quantity (period results)')),
@@ -171,15 +175,11 @@ export const OrderStatusList = ListWrapper(OrderStatusRow, 'OrderStatusList');
 export const CategoryStatusRow = Type.Object(
   {
     stdCtgNo: Type.String(),
-    stdCtgNm: Type.Union([Type.String(), Type.Null()]),
-    siteNm: Type.Union([Type.String(), Type.Null()]),
-    mdId: Type.Union([Type.String(), Type.Null()]),
-    mdNm: Type.Union([Type.String(), Type.Null()]),
-    ...amounts,
-    finalOrdAmt: Int64('net order amount'),
-    ordQty: Qty('order quantity'),
-    cnclQty: Qty('cancel quantity'),
-    finalOrdQty: Qty('net order quantity'),
+    stdCtgNm: NullableString(),
+    siteNm: NullableString(),
+    mdId: NullableString(),
+    mdNm: NullableString(),
+    ...finalSums,
   },
   { $id: 'CategoryStatusRow' },
 );
@@ -189,17 +189,13 @@ export const CategoryTopList = Type.Array(CategoryStatusRow, { $id: 'CategoryTop
 
 export const PayWayStatusRow = Type.Object(
   {
-    siteNo: Type.Union([Type.String(), Type.Null()]),
-    agrtDt: Type.Union([Type.String(), Type.Null()], { description: 'the requested range, yyyyMMdd~yyyyMMdd' }),
+    siteNo: NullableString(),
+    agrtDt: NullableString('the requested range, yyyyMMdd~yyyyMMdd'),
     agrtGb: Type.String(),
     payWayCd: Type.String(),
-    payWayNm: Type.Union([Type.String(), Type.Null()]),
-    siteNm: Type.Union([Type.String(), Type.Null()]),
-    ...amounts,
-    finalOrdAmt: Int64('net order amount'),
-    ordQty: Qty('order quantity'),
-    cnclQty: Qty('cancel quantity'),
-    finalOrdQty: Qty('net order quantity'),
+    payWayNm: NullableString(),
+    siteNm: NullableString(),
+    ...finalSums,
   },
   { $id: 'PayWayStatusRow' },
 );
@@ -208,12 +204,12 @@ export const PayWayStatusList = ListWrapper(PayWayStatusRow, 'PayWayStatusList')
 
 export const GoodsStatusRow = Type.Object(
   {
-    imgPath: Type.Union([Type.String(), Type.Null()]),
+    imgPath: NullableString(),
     goodsNo: Type.String(),
-    goodsNm: Type.Union([Type.String(), Type.Null()]),
-    entrNo: Type.Union([Type.String(), Type.Null()]),
-    entrNm: Type.Union([Type.String(), Type.Null()]),
-    siteNm: Type.Union([Type.String(), Type.Null()]),
+    goodsNm: NullableString(),
+    entrNo: NullableString(),
+    entrNm: NullableString(),
+    siteNm: NullableString(),
     ...amounts,
     realOrdAmt: Int64('net order amount'),
     ordQty: Qty('order quantity'),
@@ -228,13 +224,9 @@ export const GoodsStatusList = ListWrapper(GoodsStatusRow, 'GoodsStatusList');
 export const EnterpriseStatusRow = Type.Object(
   {
     entrNo: Type.String(),
-    entrNm: Type.Union([Type.String(), Type.Null()]),
-    siteNm: Type.Union([Type.String(), Type.Null()]),
-    ...amounts,
-    finalOrdAmt: Int64('net order amount'),
-    ordQty: Qty('order quantity'),
-    cnclQty: Qty('cancel quantity'),
-    finalOrdQty: Qty('net order quantity'),
+    entrNm: NullableString(),
+    siteNm: NullableString(),
+    ...finalSums,
   },
   { $id: 'EnterpriseStatusRow' },
 );
