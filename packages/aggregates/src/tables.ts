@@ -81,8 +81,11 @@ export const LIST_KINDS = Object.keys(LIST_AGGREGATES) as ListKind[];
  * them, else the per-site ones (summed over sites). The worker's every-site roll-ups and the
  * lists without a site condition both choose through this.
  */
-export const everySiteTables = (kind: ListKind): { daily: string; monthly: string } =>
-  LIST_AGGREGATES[kind].allSites ?? LIST_AGGREGATES[kind];
+export function everySiteTables(kind: ListKind): { daily: string; monthly: string } {
+  // The two names only: callers spread the result (the running sums' table description).
+  const { allSites, daily, monthly } = LIST_AGGREGATES[kind];
+  return allSites ?? { daily, monthly };
+}
 
 /**
  * Kind `period`: the event rollups of the period and hourly reports, per (agrtGb, day, hour,
