@@ -16,6 +16,12 @@ const MAY_IMPORT = {
   'services/backoffice': ['packages/contracts', 'packages/db', 'packages/service-kit', 'packages/aggregates'],
   'services/aggregation-worker': ['packages/contracts', 'packages/db', 'packages/service-kit', 'packages/aggregates'],
 };
+/**
+ * The commands people type (`pnpm aggregate`, `retention`, `bench`, `test`, `db:migrate`,
+ * `ai:eval`): their entry files parse the arguments before loading anything heavy.
+ */
+const COMMANDS = '^(services/[^/]+/src/cli/[^/]+|bench/src/bench|scripts/(run-tests|db-migrate)|tools/ai-eval/src/run-eval)\\.ts$';
+
 const packageArrows = Object.entries(MAY_IMPORT).map(([from, to]) => ({
   name: `layout-${from.split('/')[1]}`,
   severity: 'error',
@@ -68,6 +74,18 @@ module.exports = {
       comment: "A component's routes are mounted by its service's app.ts and imported by nothing else.",
       from: { pathNot: '^services/[^/]+/src/app\\.ts$' },
       to: { path: '^services/[^/]+/src/.+/routes\\.ts$' },
+    },
+    {
+      name: 'commands-parse-first',
+      severity: 'error',
+      comment:
+        "A command's entry file imports only Node, its argument parsing and the wire shapes (contracts, ~0.3 s) up front, and the rest with await import() once the arguments parse: a typo or --help answers in about a second, not after Express, Redis and the database code load.",
+      from: { path: COMMANDS },
+      to: {
+        dynamic: false,
+        dependencyTypesNot: ['core', 'type-only'],
+        pathNot: ['^packages/service-kit/src/command-line\\.ts$', '^bench/src/options\\.ts$', '^packages/contracts/src/index\\.ts$'],
+      },
     },
     {
       name: 'model-is-types',

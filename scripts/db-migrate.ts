@@ -2,8 +2,7 @@
  * `pnpm db:migrate` migrates both databases, creating them if missing.
  * `pnpm db:rollback [--all]` undoes the last batch (or everything) of both.
  */
-import { parseCommandLine, usageError } from '@bo/service-kit';
-import { migrateAll } from './migrations.ts';
+import { parseCommandLine, usageError } from '@bo/service-kit/command-line';
 
 const [direction, ...rest] = process.argv.slice(2);
 const USAGE =
@@ -14,6 +13,8 @@ const typed = rest.filter((a) => a !== '--');
 const values = direction === 'rollback' ? parseCommandLine(USAGE, { all: { type: 'boolean' } }, typed) : parseCommandLine(USAGE, {}, typed);
 if (direction !== 'rollback' && direction !== 'latest') usageError(`unknown direction ${direction}`, USAGE);
 
+// The migrations (and the database drivers) load once the arguments parse.
+const { migrateAll } = await import('./migrations.ts');
 try {
   await migrateAll(direction, 'all' in values && values.all === true);
 } catch (err) {

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { typedArgs, usageError } from '@bo/service-kit';
+import { typedArgs, usageError } from '@bo/service-kit/command-line';
 
 const root = join(import.meta.dirname, '..');
 // pnpm runs scripts from the workspace root; INIT_CWD is where the user typed the command.

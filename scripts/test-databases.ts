@@ -4,7 +4,7 @@
  * else: other people's tests on the same server keep theirs. `.ci/run` calls it.
  */
 import { createKnex, redact } from '@bo/db';
-import { parseCommandLine, usageError } from '@bo/service-kit';
+import { parseCommandLine, usageError } from '@bo/service-kit/command-line';
 import { databasesToDrop, type TestDatabaseAge } from './test-database-selection.ts';
 
 const USAGE = `usage: tsx scripts/test-databases.ts [--run <id>] [--older-than-hours 24] [--dry-run]

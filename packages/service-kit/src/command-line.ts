@@ -2,6 +2,8 @@
  * Argument parsing shared by the root commands and the worker's CLIs. pnpm hands a literal `--` to the script when the
  * user types one (`pnpm dev:token -- --user x`), so it is dropped: `--` is optional everywhere.
  * A usage error prints the message and the usage text on stderr and exits 2, never a stack trace.
+ * Imports nothing but Node (`@bo/service-kit/command-line`): a command parses its arguments before
+ * it loads Express, Redis or the schemas, so a typo or `--help` answers in about a second.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -26,5 +28,15 @@ export function parseCommandLine<O extends Options>(usage: string, options: O, a
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
     return usageError((err as Error).message, usage);
+  }
+}
+
+/** Entry points: print a config error plainly and exit 1 instead of a stack trace. */
+export async function runMain(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (err) {
+    console.error((err as Error).name === 'ConfigError' ? (err as Error).message : err);
+    process.exit(1);
   }
 }

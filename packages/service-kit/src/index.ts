@@ -14,4 +14,4 @@ export * from './http/metrics.ts';
 export * from './http/rate-limit.ts';
 export * from './http/request-time-limit.ts';
 export { apiHelmet, corsFor, parseOrigins } from './http/security.ts';
-export { parseCommandLine, typedArgs, usageError } from './command-line.ts';
+export { parseCommandLine, runMain, typedArgs, usageError } from './command-line.ts';

@@ -146,13 +146,3 @@ export function installGracefulShutdown(logger: Logger, close: () => Promise<voi
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
-
-/** Entry points: print a config error plainly and exit 1 instead of a stack trace. */
-export async function runMain(main: () => Promise<void>): Promise<void> {
-  try {
-    await main();
-  } catch (err) {
-    console.error((err as Error).name === 'ConfigError' ? (err as Error).message : err);
-    process.exit(1);
-  }
-}

@@ -1,9 +1,6 @@
-import { parseArgs } from 'node:util';
-import { boSourceMigrations } from '@bo/db';
-import { createTestDatabase } from '@bo/testing';
-import { loadBackofficeConfig, categoryThresholds } from '@bo/backoffice/ai-eval-api';
+import { parseCommandLine, usageError } from '@bo/service-kit/command-line';
 import type { Half } from '../data/check-labels.ts';
-import { EVAL_TARGETS, evaluateAutoFill, pct, targetsMissed, type EvalMiss, type SetReport } from './evaluate.ts';
+import type { EvalMiss, SetReport } from './evaluate.ts';
 
 /**
  * `pnpm ai:eval [--misses]`: scores the offline auto-fill on the hand-labelled halves
@@ -15,26 +12,18 @@ const USAGE = `usage: pnpm ai:eval [--misses] [--half dev|test]
   --misses  list the dev half's misses (the test half is for reporting only)
   --half    score one half only (while tuning: --half dev)`;
 
-function parseOptions(argv: string[]): { misses: boolean; halves: Half[] } {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  try {
-    const { values } = parseArgs({
-      args: argv.filter((a) => a !== '--'),
-      strict: true,
-      options: { misses: { type: 'boolean' }, half: { type: 'string' } },
-    });
-    if (values.half !== undefined && values.half !== 'dev' && values.half !== 'test') throw new Error(`--half must be dev or test`);
-    return { misses: values.misses ?? false, halves: values.half ? [values.half] : ['dev', 'test'] };
-  } catch (err) {
-    // A usage error: the message and the usage, exit 2, never a stack trace.
-    console.error(`${(err as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
+const values = parseCommandLine(USAGE, { misses: { type: 'boolean' }, half: { type: 'string' } });
+if (values.half !== undefined && values.half !== 'dev' && values.half !== 'test') {
+  usageError(`--half must be dev or test (got "${values.half}")`, USAGE);
 }
-const options = parseOptions(process.argv.slice(2));
+const halves: Half[] = values.half ? [values.half] : ['dev', 'test'];
+const options = { misses: values.misses ?? false, halves };
+
+// The database, the back office and the scorer load once the options parse: a typo answers at once.
+const { boSourceMigrations } = await import('@bo/db');
+const { createTestDatabase } = await import('@bo/testing');
+const { loadBackofficeConfig, categoryThresholds } = await import('@bo/backoffice/ai-eval-api');
+const { EVAL_TARGETS, evaluateAutoFill, pct, targetsMissed } = await import('./evaluate.ts');
 const t = EVAL_TARGETS;
 
 function print(r: SetReport): void {

@@ -1,11 +1,5 @@
-import cliProgress from 'cli-progress';
 import { AGGREGATE_KINDS } from '@bo/contracts';
-import { createLogger, createRedis, parseCommandLine, runMain, sentinelsOf, usageError } from '@bo/service-kit';
-import { describeTarget } from '../aggregation/model.ts';
-import { planRerun } from '../aggregation/rerun-plan.ts';
-import { enqueueBuilds } from '../queue/build-jobs.ts';
-import { createQueues } from '../queue/queues.ts';
-import { loadCliConfig } from '../config.ts';
+import { parseCommandLine, runMain, usageError } from '@bo/service-kit/command-line';
 
 const USAGE = `Usage: pnpm aggregate --kind <kind> --from yyyy-MM-dd --to yyyy-MM-dd [--timeout seconds]
 
@@ -30,6 +24,14 @@ await runMain(async () => {
     to: { type: 'string' },
     timeout: { type: 'string', default: '3600' },
   });
+  // Loaded once the options parse: a typo or --help answers before the queue, Redis and database code load.
+  const { default: cliProgress } = await import('cli-progress');
+  const { createLogger, createRedis, sentinelsOf } = await import('@bo/service-kit');
+  const { describeTarget } = await import('../aggregation/model.ts');
+  const { planRerun } = await import('../aggregation/rerun-plan.ts');
+  const { enqueueBuilds } = await import('../queue/build-jobs.ts');
+  const { createQueues } = await import('../queue/queues.ts');
+  const { loadCliConfig } = await import('../config.ts');
   const config = loadCliConfig();
   const plan = planRerun({ kind: values.kind, from: values.from, to: values.to }, config.AGG_RERUN_MAX_DAYS);
   const timeoutMs = Number(values.timeout) * 1000;

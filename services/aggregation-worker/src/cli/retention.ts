@@ -1,7 +1,4 @@
-import { createKnex, platformNow } from '@bo/db';
-import { parseCommandLine, runMain, usageError } from '@bo/service-kit';
-import { applyRetention } from '../aggregation/event-retention.ts';
-import { loadRetentionConfig } from '../config.ts';
+import { parseCommandLine, runMain, usageError } from '@bo/service-kit/command-line';
 
 const USAGE = `Usage: pnpm retention [--keep-months N] [--dry-run]
 
@@ -18,11 +15,16 @@ Environment: BO_DATABASE_URL, PLATFORM_TIME_ZONE, EVENT_RETENTION_MONTHS, EVENT_
 
 await runMain(async () => {
   const values = parseCommandLine(USAGE, { 'keep-months': { type: 'string' }, 'dry-run': { type: 'boolean' } });
-  const config = loadRetentionConfig();
-  const keepMonths = values['keep-months'] === undefined ? config.EVENT_RETENTION_MONTHS : Number(values['keep-months']);
-  if (!Number.isInteger(keepMonths) || keepMonths < 0) {
+  const given = values['keep-months'] === undefined ? undefined : Number(values['keep-months']);
+  if (given !== undefined && !(Number.isInteger(given) && given >= 0)) {
     usageError('Invalid arguments:\n  --keep-months must be a whole number of months, 0 or more', USAGE);
   }
+  // Loaded once the options are valid: a typo or --help answers before the database code loads.
+  const { createKnex, platformNow } = await import('@bo/db');
+  const { applyRetention } = await import('../aggregation/event-retention.ts');
+  const { loadRetentionConfig } = await import('../config.ts');
+  const config = loadRetentionConfig();
+  const keepMonths = given ?? config.EVENT_RETENTION_MONTHS;
   const knex = createKnex(config.BO_DATABASE_URL, { poolMax: 1 });
   try {
     const outcome = await applyRetention(knex, {
