@@ -63,6 +63,16 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const result = await instance;
   clearTimeout(cap);
   const wallMs = elapsedMs(start);
+  // Stopped past maxSeconds, the connections still waiting are closed, but the service finishes
+  // their requests anyway (a running query is not cancelled): wait as long as the slowest answer
+  // took, so the next measurement does not share the machine with them.
+  if (stopped)
+    await new Promise((r) =>
+      setTimeout(
+        r,
+        latencies.reduce((a, b) => Math.max(a, b), 0),
+      ),
+    );
   return {
     latency: summarise(latencies),
     latencies,
