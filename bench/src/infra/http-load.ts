@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { elapsedMs, summarise, type LatencySummary } from './percentiles.ts';
 
@@ -63,18 +64,13 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const result = await instance;
   clearTimeout(cap);
   const wallMs = elapsedMs(start);
+  const latency = summarise(latencies);
   // Stopped past maxSeconds, the connections still waiting are closed, but the service finishes
   // their requests anyway (a running query is not cancelled): wait as long as the slowest answer
   // took, so the next measurement does not share the machine with them.
-  if (stopped)
-    await new Promise((r) =>
-      setTimeout(
-        r,
-        latencies.reduce((a, b) => Math.max(a, b), 0),
-      ),
-    );
+  if (stopped) await sleep(latency.max);
   return {
-    latency: summarise(latencies),
+    latency,
     latencies,
     statusCounts,
     errors: result.errors + result.timeouts,
