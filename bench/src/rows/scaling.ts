@@ -38,7 +38,7 @@ const label = (events: number) => (events >= 1_000_000 ? `${events / 1_000_000} 
 export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
   const main = ctx.dataset;
   if ('unavailable' in main) throw new Error(`no data set: ${main.unavailable}`);
-  const rebuild = await loadRebuild();
+  const worker = await loadRebuild();
   const points = [...ctx.scale.scalingEvents].sort((a, b) => a - b);
   const p95: Map<string, (number | null)[]> = new Map();
   const cases = scalingCases(main);
@@ -59,7 +59,7 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
     try {
       if (!isAggregated(ds, AGGREGATE_KINDS)) {
         ctx.log(`  scaling: aggregating the ${label(events)} data set`);
-        await rebuildAllDays(ctx, ds, rebuild);
+        await rebuildAllDays(ctx, ds, worker);
       }
       let service: ChildService;
       if (isMain) service = await ctx.backoffice();

@@ -43,7 +43,8 @@ export interface ListAggregate {
    * month after month from the first month with rows to the last, none skipped. A range of whole
    * months is then two rows per key (through its last month minus through the month before it)
    * instead of one per month. They sum the every-site rows where the list has them, else the
-   * per-site rows. The day build keeps them equal to the monthly rows in the same transaction.
+   * per-site rows. A day build marks its month in `RUNNING_SUMS_STALE` and the worker writes them
+   * again from that month on once its queue is idle; the lists read the monthly rows meanwhile.
    * The category and goods lists have them: their 12-month reads grouped ~9,000 and ~230,000 rows
    * (the payment-method and supplier lists read a few hundred).
    */
@@ -73,6 +74,13 @@ export const LIST_AGGREGATES: Record<ListKind, ListAggregate> = {
   },
   entr: { daily: 'agg_entr_daily', monthly: 'agg_entr_monthly', keys: ['entr_no'], attributes: [], allSites: allSites('entr') },
 };
+
+/**
+ * Per list (`kind`), the first month (`from_mon`) whose running sums may lag its monthly rows: no
+ * row, all are current. Written in each day build's transaction, cleared by the refresh that
+ * writes them again, read by the lists in the same statement as the sums.
+ */
+export const RUNNING_SUMS_STALE = 'agg_cum_stale';
 
 export const LIST_KINDS = Object.keys(LIST_AGGREGATES) as ListKind[];
 

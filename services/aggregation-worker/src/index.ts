@@ -1,4 +1,4 @@
-export { rebuildAggregate, type RebuildResult } from './aggregation/rebuild.ts';
+export { rebuildAggregate, refreshRunningSums, type RebuildResult } from './aggregation/rebuild.ts';
 export { findLateData, type LateData } from './aggregation/late-data.ts';
 export { reconcileDays, type Mismatch } from './aggregation/reconcile.ts';
 export { createQueues, type Queues } from './queue/queues.ts';

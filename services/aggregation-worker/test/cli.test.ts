@@ -55,6 +55,32 @@ describe('aggregate CLI', function () {
     expect(output).to.include('All 2 aggregation job(s) completed');
     for (const day of ['2026-05-31', '2026-06-01'])
       expect(await storedRows(db.knex, 'goods', day)).to.deep.equal(expectedDaily(data, 'goods', day));
+    // The builds marked the goods running sums stale; the worker refreshed them once its queue was idle.
+    expect(await db.knex('agg_cum_stale'), 'no stale mark left').to.deep.equal([]);
+    /** Order amount and daily rows summed per (agrtGb, goods, supplier). */
+    const byKey = (rows: Record<string, unknown>[], dailyRows: (r: Record<string, unknown>) => number) => {
+      const out = new Map<string, [number, number]>();
+      for (const r of rows) {
+        const key = [r.agrt_gb_cd, r.goods_no, r.entr_no].map(String).join('|');
+        const [amt, n] = out.get(key) ?? [0, 0];
+        out.set(key, [amt + Number(r.ord_amt), n + dailyRows(r)]);
+      }
+      return [...out].sort(([x], [y]) => (x < y ? -1 : 1));
+    };
+    for (const [month, days] of [
+      ['2026-05-01', ['2026-05-31']],
+      ['2026-06-01', ['2026-05-31', '2026-06-01']],
+    ] as const) {
+      const running = (await db.knex('agg_goods_cum_all').where({ agrt_mon: month }).andWhere('day_cnt', '>', 0)) as Record<
+        string,
+        unknown
+      >[];
+      const expected = days.flatMap((day) => expectedDaily(data, 'goods', day)) as Record<string, unknown>[];
+      expect(
+        byKey(running, (r) => Number(r.day_cnt)),
+        `running sums through ${month}`,
+      ).to.deep.equal(byKey(expected, () => 1));
+    }
   });
 
   it('when the same range is asked for again after it completed, then the jobs run again (a rerun is never swallowed)', async () => {

@@ -11,6 +11,7 @@ import { cumulativeGoodsMigration } from './0109-cumulative-goods.ts';
 import { dimRollupsAllSitesMigration } from './0110-dim-rollups-all-sites.ts';
 import { tenDayCategoryMigration } from './0111-ten-day-category.ts';
 import { tenDayGoodsMigration } from './0112-ten-day-goods.ts';
+import { runningSumsStaleMigration } from './0113-running-sums-stale.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -26,6 +27,7 @@ export const aggregateMigrations: readonly Migration[] = [
   dimRollupsAllSitesMigration,
   tenDayCategoryMigration,
   tenDayGoodsMigration,
+  runningSumsStaleMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

@@ -1,7 +1,8 @@
 import { addDays, dayRange, type Db, type Knex, platformNowMillis, retryOnLockConflict } from '@bo/db';
 import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
-import type { ListKind } from '@bo/aggregates';
+import { LIST_KINDS, type ListKind } from '@bo/aggregates';
 import { finishRunLog, insertRunLog, lockBuild, recordBuiltDays } from './data-access/build-log.ts';
+import { refreshCumulative } from './data-access/cumulative-rollups.ts';
 import { deleteInflowRows, inflowRowsPerHour, insertInflowRows } from './data-access/inflow.ts';
 import { deleteListDay, insertListDay } from './data-access/list-aggregates.ts';
 import { addDayToMonth, takeDayFromMonth } from './data-access/month-rollups.ts';
@@ -124,4 +125,19 @@ export async function rebuildAggregate(
     }).catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Bring the lists' running sums up to their monthly rows where day builds marked them stale
+ * (`markCumulativeStale`), one transaction per list; returns the months written per list (0:
+ * nothing was marked). Meant for when the builds are done — the worker's queue idle, the end of
+ * a range rebuilt in one go — so a range rewrites each month once, not once per earlier day.
+ */
+export async function refreshRunningSums(knex: Knex): Promise<{ kind: ListKind; months: number }[]> {
+  const refreshed: { kind: ListKind; months: number }[] = [];
+  for (const kind of LIST_KINDS) {
+    const months = await retryOnLockConflict(LOCK_ATTEMPTS, () => knex.transaction((trx) => refreshCumulative(trx, kind), READ_COMMITTED));
+    refreshed.push({ kind, months });
+  }
+  return refreshed;
 }

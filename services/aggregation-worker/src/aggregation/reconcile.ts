@@ -7,6 +7,7 @@ import { listDayRowsDiffering } from './data-access/list-aggregates.ts';
 import { cumulativeKeysDiffering } from './data-access/cumulative-rollups.ts';
 import { monthOf, monthTotals, rollUpMonth, tenDayKeysDiffering, type MonthTotals } from './data-access/month-rollups.ts';
 import { periodAggregateTotals, periodSourceTotals } from './data-access/period-rollups.ts';
+import { refreshRunningSums } from './rebuild.ts';
 import type { Totals } from './model.ts';
 
 export interface Mismatch {
@@ -68,10 +69,12 @@ const sameMonthTotals = (a: MonthTotals[], b: MonthTotals[]): boolean =>
  * The nightly check of the monthly roll-ups: every month holding one of `days` whose roll-up
  * totals differ from its daily rows, whose running sums (category, goods) do not step by its
  * monthly rows, or whose ten-day rows (category, goods) differ from their days, is rebuilt from them
- * (under the month lock, so a day build running meanwhile is counted once). Returns what was
- * rebuilt.
+ * (under the month lock, so a day build running meanwhile is counted once). Running sums marked
+ * stale are written again first (they lag by design until then), and after a month was rolled up.
+ * Returns what was rebuilt.
  */
 export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kind: ListKind; month: string; rows: number }[]> {
+  await refreshRunningSums(knex);
   const rebuilt: { kind: ListKind; month: string; rows: number }[] = [];
   for (const month of [...new Set(days.map(monthOf))]) {
     for (const kind of LIST_KINDS) {
@@ -86,5 +89,6 @@ export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kin
       rebuilt.push({ kind, month, rows });
     }
   }
+  if (rebuilt.length) await refreshRunningSums(knex);
   return rebuilt;
 }

@@ -5,7 +5,7 @@ import type { Knex } from '@bo/db';
 import type { Logger } from '@bo/service-kit';
 import { refreshAiWindowAfterBuild } from '../aggregation/ai-window.ts';
 import { refuseDroppedDay } from '../aggregation/event-retention.ts';
-import { rebuildAggregate, type RebuildResult } from '../aggregation/rebuild.ts';
+import { rebuildAggregate, refreshRunningSums, type RebuildResult } from '../aggregation/rebuild.ts';
 import { BUILD_QUEUE, SCHEDULE_QUEUE, type ScheduleJobData } from './queues.ts';
 import { runScheduled, type ScheduleRunDeps, type ScheduleRunResult } from './schedule-runs.ts';
 
@@ -65,6 +65,16 @@ export function startWorkers(
       await refreshAiWindowAfterBuild(knex, result, { timeZone: s.timeZone, days: s.aiWindowDays, now: s.now ?? (() => new Date()) }).catch(
         (err: Error) => logger.warn('AI list window sums not recomputed', { jobId: job.id, message: err.message }),
       );
+      // Once nothing waits to be built: a range rerun writes the running sums once, at its end.
+      // A failed refresh leaves the mark, and the lists read the monthly rows until a later one.
+      if ((await scheduleDeps.buildQueue.getJobCountByTypes('waiting', 'prioritized')) === 0)
+        await refreshRunningSums(knex).then(
+          (refreshed) => {
+            const months = refreshed.filter((r) => r.months > 0);
+            if (months.length) logger.info('running sums refreshed', { jobId: job.id, months });
+          },
+          (err: Error) => logger.warn('running sums not refreshed', { jobId: job.id, message: err.message }),
+        );
       return result;
     },
     { ...common, concurrency: s.concurrency },

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { CategoryStatusRow, EnterpriseStatusRow, GoodsStatusRow, ListOf, PayWayStatusRow } from '@bo/contracts';
 import { type TestDatabase } from '@bo/testing';
-import { rebuildAggregate } from '@bo/aggregation-worker';
+import { rebuildAggregate, refreshRunningSums } from '@bo/aggregation-worker';
 import { arrange, buildDailyAggregates, insertArranged, type Arranged, type Evt } from './helpers/arranged-data.ts';
 import { categoryRows, days, enterpriseRows, goodsRows, payWayRows } from './helpers/expected.ts';
 import { ADMIN_AUTH, BO, statisticsApp, statisticsDatabase } from './helpers/statistics-app.ts';
@@ -153,6 +153,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     const [from, to] = [g.entr_no, g.entr_no === 'E004' ? 'E001' : 'E004'];
     const rebuildMarch = async () => {
       for (const day of days('2026-03-01', '2026-03-08')) await rebuildAggregate(db.knex, { kind: 'goods', day, requestedBy: 'cli' });
+      await refreshRunningSums(db.knex);
     };
     const rowOf = async (q: Record<string, string>) =>
       (((await get(GOODS, { ...span, agrtGb: '01', ...q })).body as ListOf<GoodsStatusRow>).payloads ?? []).filter(
@@ -278,8 +279,12 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     a.events.push(...late);
     for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'late-data' });
     expect(enterpriseRows(a, range('01', SPAN)), 'the late events change the supplier list').to.not.deep.equal(before);
-    await expectEveryList(SPAN, '01');
-    await expectEveryList({ startDate: '2026-01-01', endDate: '2026-03-31' }, '01');
+    // Before the running sums are refreshed (read from the monthly rows), then after.
+    for (const _ of ['stale', 'refreshed']) {
+      await expectEveryList(SPAN, '01');
+      await expectEveryList({ startDate: '2026-01-01', endDate: '2026-03-31' }, '01');
+      await refreshRunningSums(db.knex);
+    }
   });
 
   it('when a day inside a whole month loses events and is rebuilt, then the lists no longer count them', async () => {
@@ -294,9 +299,41 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       .delete();
     a.events = a.events.filter((e) => !lost.includes(e));
     for (const kind of DAILY_KINDS) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'dashboard' });
-    await expectEveryList(SPAN, '01');
-    await expectEveryList(SPAN, '02');
-    await expectEveryList({ startDate: '2026-02-01', endDate: '2026-03-31' }, '02');
+    for (const _ of ['stale', 'refreshed']) {
+      await expectEveryList(SPAN, '01');
+      await expectEveryList(SPAN, '02');
+      await expectEveryList({ startDate: '2026-02-01', endDate: '2026-03-31' }, '02');
+      await refreshRunningSums(db.knex);
+    }
+  });
+
+  it('when day builds have left the running sums behind, then the lists read those months from the monthly rows until the sums are refreshed', async () => {
+    const span = { startDate: '2026-01-01', endDate: '2026-03-31' };
+    const cases = [
+      { kind: 'goods' as const, path: GOODS, table: 'agg_goods_cum_all', expected: () => goodsRows(a, range('01', span)) },
+      { kind: 'category' as const, path: CATEGORY, table: 'agg_ctg_cum_all', expected: () => categoryRows(a, range('01', span)) },
+    ];
+    for (const c of cases) {
+      const list = async () => payloads<{ ordAmt: number }>(await get(c.path, { ...span, agrtGb: '01' }));
+      await refreshRunningSums(db.knex);
+      expect(await list(), `${c.kind}: current sums`).to.deep.equal(c.expected());
+      // March's running sums bumped by hand: while current, the list reads them (the bump shows).
+      const bumped = await db
+        .knex(c.table)
+        .where({ agrt_gb_cd: '01', agrt_mon: '2026-03-01' })
+        .andWhere('day_cnt', '>', 0)
+        .update({ ord_amt: db.knex.raw('ord_amt + 1000') });
+      expect(bumped, `${c.kind}: running rows bumped`).to.be.greaterThan(0);
+      expect(ordAmtSum(await list()), `${c.kind}: read from the running sums`).to.equal(ordAmtSum(c.expected()) + 1000 * bumped);
+      // A day of February built: the sums are stale from February on, so the months come from the monthly rows.
+      await rebuildAggregate(db.knex, { kind: c.kind, day: '2026-02-11', requestedBy: 'cli' });
+      expect(await db.knex('agg_cum_stale').where({ kind: c.kind }).first(), `${c.kind}: marked`).to.deep.include({ kind: c.kind });
+      expect(await list(), `${c.kind}: stale sums`).to.deep.equal(c.expected());
+      // Refreshed: written again from the monthly rows (the bump gone), and read again.
+      await refreshRunningSums(db.knex);
+      expect(await db.knex('agg_cum_stale').where({ kind: c.kind }), `${c.kind}: mark cleared`).to.deep.equal([]);
+      expect(await list(), `${c.kind}: refreshed sums`).to.deep.equal(c.expected());
+    }
   });
 
   it('when a range ends on the last aggregated day or starts on the first, then every list equals the recomputation', async () => {

@@ -1,21 +1,21 @@
 import { addMonths, eachMonth, execute, selectRows, type Db } from '@bo/db';
-import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
-import { lockBuild } from './build-log.ts';
+import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, RUNNING_SUMS_STALE, type ListKind } from '@bo/aggregates';
 
 /**
  * The running sums by month of the lists that have them (`LIST_AGGREGATES[kind].cumulative`):
  * per (agrtGb, month, key, attributes) the sums of the monthly rows of every site of every month
  * up to it, for each calendar month from the first with rows to the last, every key seen by then
  * present. `day_cnt` counts the daily rows summed (per site where the list has no every-site
- * rows): only whether it grew over a range is read. The day build moves them with the monthly
- * rows in its transaction: it takes the day's old rows out of its month and every later one, and
- * adds the new rows to the same months.
+ * rows): only whether it grew over a range is read. A day build does not move them: a day of
+ * January moves eleven months of them, and a range rebuilt day by day moved each month once per
+ * earlier day. It marks its month stale (`RUNNING_SUMS_STALE`), the lists read the monthly rows
+ * of the months marked, and `refreshCumulative` writes them again from the first month marked,
+ * once the builds are done.
  */
 
 interface Cumulative {
   table: string;
-  /** The tables they sum: every site's where the list has them, else the per-site ones. */
-  daily: string;
+  /** The monthly rows they sum: every site's where the list has them, else the per-site ones. */
   monthly: string;
   /** The key and the attributes. */
   keys: readonly string[];
@@ -24,18 +24,11 @@ interface Cumulative {
 function cumulativeOf(kind: ListKind): Cumulative | undefined {
   const { cumulative, keys, attributes } = LIST_AGGREGATES[kind];
   if (!cumulative) return undefined;
-  return { table: cumulative, ...everySiteTables(kind), keys: [...keys, ...attributes] };
+  return { table: cumulative, monthly: everySiteTables(kind).monthly, keys: [...keys, ...attributes] };
 }
 
 const SUMS = [...MEASURE_COLUMNS, 'day_cnt'];
 const GBS = AGRT_GBS.map(() => '?').join(', ');
-
-/**
- * A change to one month moves the running sums of every later month, so builds of any two months
- * take turns on one lock, taken after their month's (never before it: no deadlock). The lock
- * table keys on a date; the running sums' lock uses one fixed date for all months.
- */
-const lockCumulative = (db: Db, kind: ListKind): Promise<void> => lockBuild(db, `${kind}-cumulative`, '2000-01-01');
 
 /**
  * `yyyy-MM` of the first and last month `table` holds rows for, over both agrtGbs. Grouped by
@@ -78,63 +71,68 @@ async function writeMonth(db: Db, c: Cumulative, month: string): Promise<void> {
   );
 }
 
-/** Month `to`'s running sums as those of month `from` (`yyyy-MM`; a month with no rows of its own). */
-async function copyMonth(db: Db, c: Cumulative, from: string, to: string): Promise<void> {
-  const columns = [...c.keys, ...SUMS].join(', ');
+/** The first month marked stale for `kind`'s running sums (`yyyy-MM`), if any; `lock` holds the mark until commit. */
+async function staleFrom(db: Db, kind: ListKind, lock = false): Promise<string | undefined> {
+  const [mark] = await selectRows<{ m: string }>(
+    db,
+    `SELECT DATE_FORMAT(from_mon, '%Y-%m') AS m FROM ${RUNNING_SUMS_STALE} WHERE kind = ?${lock ? ' FOR UPDATE' : ''}`,
+    [kind],
+  );
+  return mark?.m;
+}
+
+/**
+ * In a day build's transaction, after its monthly rows: the running sums of `kind` lag from the
+ * month of `day` on. Last of the build's statements, so builds of other months of the list wait
+ * on this one row only for the moment before their commit.
+ */
+export async function markCumulativeStale(db: Db, kind: ListKind, day: string): Promise<void> {
+  if (!cumulativeOf(kind)) return;
   await execute(
     db,
-    `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${columns})
-     SELECT agrt_gb_cd, ?, ${columns} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ? AND day_cnt > 0`,
-    [firstDay(to), ...AGRT_GBS, firstDay(from)],
+    `INSERT INTO ${RUNNING_SUMS_STALE} (kind, from_mon) VALUES (?, ?)
+     ON DUPLICATE KEY UPDATE from_mon = LEAST(from_mon, VALUES(from_mon))`,
+    [kind, firstDay(day.slice(0, 7))],
   );
 }
 
 /**
- * Adds (`sign` 1) or takes away (-1) the daily rows of `day` (of every site) to or from the
- * running sums of its month and every later one, creating the rows a key did not have; when the
- * sums end before the month, the last month's are first copied into each month up to it. The
- * caller holds the month's lock; this takes the running sums' lock until commit.
+ * Write `kind`'s running sums again from the month marked stale to the last (the monthly rows' or
+ * the sums' own, whichever is later: a range may end in a month with no rows of its own), and
+ * clear the mark; returns the months written (0 when nothing was marked). Run in a READ
+ * COMMITTED transaction: the mark is locked first (so two refreshes take turns), a build that
+ * marked before is read whole, and one that marks after waits for this commit and marks again.
  */
-export async function applyDayToCumulative(db: Db, kind: ListKind, day: string, sign: 1 | -1): Promise<void> {
+export async function refreshCumulative(db: Db, kind: ListKind): Promise<number> {
   const c = cumulativeOf(kind);
-  if (!c) return;
-  await lockCumulative(db, kind);
-  const at = day.slice(0, 7);
-  const last = await lastMonth(db, c);
-  // The months after the last have no monthly rows yet (but this build's): each starts as a copy.
-  if (last !== undefined && last < at) for (const m of eachMonth(addMonths(last, 1), at)) await copyMonth(db, c, last, m);
-  const months = eachMonth(at, last !== undefined && last > at ? last : at).map(firstDay);
-  const keys = c.keys.map((k) => `d.${k}`).join(', ');
-  const neg = sign > 0 ? '' : '-';
-  // Grouped: a list without every-site rows has one daily row per site and key.
-  await execute(
-    db,
-    `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${c.keys.join(', ')}, ${SUMS.join(', ')})
-     SELECT d.agrt_gb_cd, m.mon, ${keys}, ${MEASURE_COLUMNS.map((s) => `${neg}SUM(d.${s})`).join(', ')}, ${neg}COUNT(*)
-     FROM ${c.daily} d JOIN (${months.map(() => 'SELECT CAST(? AS DATE) AS mon').join(' UNION ALL ')}) m
-     WHERE d.agrt_gb_cd IN (${GBS}) AND d.agrt_dt = ?
-     GROUP BY d.agrt_gb_cd, m.mon, ${keys}
-     ORDER BY d.agrt_gb_cd, m.mon, ${keys}
-     ON DUPLICATE KEY UPDATE ${SUMS.map((s) => `${c.table}.${s} = ${c.table}.${s} + VALUES(${s})`).join(', ')}`,
-    [...months, ...AGRT_GBS, day],
-  );
-}
-
-/**
- * Rewrites every month of the running sums from the monthly rows (after a month of them was
- * rebuilt from its days, or when the two are found to differ).
- */
-export async function rebuildCumulative(db: Db, kind: ListKind): Promise<void> {
-  const c = cumulativeOf(kind);
-  if (!c) return;
-  await lockCumulative(db, kind);
+  if (!c) return 0;
+  const from = await staleFrom(db, kind, true);
+  if (from === undefined) return 0;
   const span = await monthSpan(db, c.monthly);
   const last = await lastMonth(db, c);
-  await db(c.table).whereIn('agrt_gb_cd', AGRT_GBS).delete();
-  if (!span.first || !span.last) return;
-  // Keep the months the sums already reached (a range may end in one with no rows of its own).
-  const to = last !== undefined && last > span.last ? last : span.last;
-  for (const m of eachMonth(span.first, to)) await writeMonth(db, c, m);
+  // The sums go month by month with none skipped: where they end before the mark (or are
+  // empty), they are first carried on to it.
+  const next = last !== undefined ? addMonths(last, 1) : span.first;
+  const start = next !== undefined && next < from ? next : from;
+  await db(c.table).whereIn('agrt_gb_cd', AGRT_GBS).andWhere('agrt_mon', '>=', firstDay(start)).delete();
+  const to = [span.last, last]
+    .filter((m): m is string => m !== undefined && m >= start)
+    .sort()
+    .pop();
+  const months = to === undefined ? [] : eachMonth(start, to);
+  for (const m of months) await writeMonth(db, c, m);
+  await db(RUNNING_SUMS_STALE).where({ kind }).delete();
+  return months.length;
+}
+
+/** Every month of `kind`'s running sums is to be written again (a month of its monthly rows was rolled up anew). */
+export async function markAllCumulativeStale(db: Db, kind: ListKind): Promise<void> {
+  const c = cumulativeOf(kind);
+  if (!c) return;
+  const { first } = await monthSpan(db, c.monthly);
+  const { first: sumsFirst } = await monthSpan(db, c.table);
+  const from = [first, sumsFirst].filter((m): m is string => m !== undefined).sort()[0];
+  if (from !== undefined) await markCumulativeStale(db, kind, firstDay(from));
 }
 
 /**
@@ -144,6 +142,9 @@ export async function rebuildCumulative(db: Db, kind: ListKind): Promise<void> {
 export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: string): Promise<number> {
   const c = cumulativeOf(kind);
   if (!c) return 0;
+  // Months marked stale lag by design until the refresh.
+  const stale = await staleFrom(db, kind);
+  if (stale !== undefined && stale <= month.slice(0, 7)) return 0;
   const keys = c.keys.join(', ');
   const [row] = await selectRows<{ n: number }>(
     db,

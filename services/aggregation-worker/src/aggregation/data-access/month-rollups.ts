@@ -2,7 +2,7 @@ import { addMonths, execute, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStart, tenDayStartSql, type ListKind } from '@bo/aggregates';
 import type { Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
-import { applyDayToCumulative, rebuildCumulative } from './cumulative-rollups.ts';
+import { markAllCumulativeStale, markCumulativeStale } from './cumulative-rollups.ts';
 import { COLUMN_SUMS } from './list-aggregates.ts';
 
 /**
@@ -117,20 +117,18 @@ export async function dropEmptyMonthRows(db: Db, r: MonthRollup, day: string): P
 
 /**
  * Before the day's daily rows are replaced: lock the month and take the day's current rows out
- * of it (and out of the running sums from it on). Keys that no longer have a day in the month
- * are removed by `addDayToMonth`.
+ * of it. Keys that no longer have a day in the month are removed by `addDayToMonth`.
  */
 export async function takeDayFromMonth(db: Db, kind: ListKind, day: string): Promise<number> {
   await lockMonth(db, kind, monthOf(day));
   let taken = 0;
   for (const r of rollupsOf(kind)) taken += await applyDayToMonth(db, r, day, -1);
-  await applyDayToCumulative(db, kind, day, -1);
   return taken;
 }
 
 /**
  * After the day's daily rows are written: add them to the month, then drop rows left with no day;
- * then add them to the running sums from the month on.
+ * then mark the running sums stale from the month on (the worker writes them again once idle).
  */
 export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: number): Promise<void> {
   for (const r of rollupsOf(kind)) {
@@ -138,13 +136,13 @@ export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: 
     // A first build took nothing out, so it cannot have emptied a key.
     if (taken > 0) await dropEmptyMonthRows(db, r, day);
   }
-  await applyDayToCumulative(db, kind, day, 1);
+  await markCumulativeStale(db, kind, day);
 }
 
 /**
  * Rebuild one month's roll-up rows (per site, every site, by ten days) from its daily rows, for a month found to differ from them
- * (a daily table changed by hand, or a roll-up written before the days it sums), then every
- * month of the running sums.
+ * (a daily table changed by hand, or a roll-up written before the days it sums); every month of
+ * the running sums is marked for the refresh.
  */
 export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promise<number> {
   await lockMonth(db, kind, month);
@@ -165,7 +163,7 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
     );
     written ??= result.affectedRows;
   }
-  await rebuildCumulative(db, kind);
+  await markAllCumulativeStale(db, kind);
   return written ?? 0;
 }
 

@@ -7,6 +7,7 @@ import {
   MEASURE_FIELDS,
   MEASURES,
   measureSums,
+  RUNNING_SUMS_STALE,
   tenDaySpans,
   type ListKind,
 } from '@bo/aggregates';
@@ -82,13 +83,15 @@ type Level = 'day' | 'tenDays' | 'month';
 /**
  * One part of a list read: the rows of the monthly, ten-day or daily table in `range` (or on the
  * one month, ten days or day `at`), read only when the month has (`when`) or has not (`unless`)
- * daily rows in the other ranges.
+ * daily rows in the other ranges, or only while the list's running sums are marked stale at or
+ * before the month `ifStale` (the stand-in for a `running` part).
  */
 type PartPlan =
   | ({
       level: Level;
       when?: PlanRange[];
       unless?: PlanRange[];
+      ifStale?: string;
     } & (
       | { range: PlanRange }
       /**
@@ -102,7 +105,8 @@ type PartPlan =
   /**
    * Whole months `[first, last]` from the list's running sums (`cumulative`), given as the first
    * days of `last` and of the month `before` `first`, bound: each key's sums through `last` minus
-   * those through `before`, two rows per key read in key order, none grouped.
+   * those through `before`, two rows per key read in key order, none grouped. Read only while
+   * the sums are current through `last` (no stale mark at or before it).
    */
   | { running: { last: string; before: string } };
 
@@ -167,14 +171,18 @@ function tenDayParts(days: DayRange, month: DayRange, monthOutside: PlanRange[])
 function partsOf(range: DayRange, running: boolean, tenDays: boolean): PartPlan[] {
   const { months, partial } = splitByMonths(range);
   const monthBefore = (day: string) => `${addMonths(day.slice(0, 7), -1)}-01`;
-  const wholeMonths = (r: DayRange): PartPlan => {
-    if (monthBefore(r.toDay) === r.fromDay) return { level: 'month', at: bind(r.fromDay) };
-    return running
-      ? { running: { last: bind(monthBefore(r.toDay)), before: bind(monthBefore(r.fromDay)) } }
-      : { level: 'month', range: bound(r) };
+  const wholeMonths = (r: DayRange): PartPlan[] => {
+    if (monthBefore(r.toDay) === r.fromDay) return [{ level: 'month', at: bind(r.fromDay) }];
+    if (!running) return [{ level: 'month', range: bound(r) }];
+    // The same months from their monthly rows while day builds have left the sums behind.
+    const last = monthBefore(r.toDay);
+    return [
+      { running: { last: bind(last), before: bind(monthBefore(r.fromDay)) } },
+      { level: 'month', range: bound(r), ifStale: bind(last) },
+    ];
   };
   return [
-    ...(months ? [wholeMonths(months)] : []),
+    ...(months ? wholeMonths(months) : []),
     ...partial.flatMap(({ month, days }): PartPlan[] => {
       // One day is one daily row per key: its month's row cannot be fewer, so no test is asked.
       if (isOneDay(days)) return [{ level: 'day', at: bind(days.fromDay) }];
@@ -238,9 +246,12 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
             w.where('o.agrt_dt', '>=', r.from).where('o.agrt_dt', '<', r.to);
           });
       });
+  /** A stale mark on the list's running sums at or before month `month`. */
+  const staleBy = (month: string) =>
+    knex.select(knex.raw('1')).from(`${RUNNING_SUMS_STALE} as z`).where('z.kind', plan.list).where('z.from_mon', '<=', month);
   const parts = plan.parts.map((part) => {
-    if ('running' in part) return runningPart(knex, plan, part.running, narrow);
-    const { level, when, unless } = part;
+    if ('running' in part) return runningPart(knex, plan, part.running, narrow).whereNotExists(staleBy(part.running.last));
+    const { level, when, unless, ifStale } = part;
     const [table, column] = levels[level];
     if (!table) throw new Error(`list ${plan.list} has no ${level} table here`);
     const q = knex
@@ -254,10 +265,10 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
     narrow(q);
     if (when) q.whereExists(inDays(when));
     if (unless) q.whereNotExists(inDays(unless));
+    if (ifStale !== undefined) q.whereExists(staleBy(ifStale));
     return q;
   });
-  // A running part keys on the attributes too (a goods has a row per supplier it sold under): grouped even alone.
-  if (parts.length === 1 && !('running' in plan.parts[0]! && carried.length > 0)) return parts[0]!;
+  if (parts.length === 1) return parts[0]!;
   return knex
     .from(knex.queryBuilder().unionAll(parts, true).as('p'))
     .select(...keys.map((k) => `p.${k}`), ...carried.map((c) => knex.raw(`MAX(p.${c}) AS ${c}`)), knex.raw(SUMMED_MEASURES))

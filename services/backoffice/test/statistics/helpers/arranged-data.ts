@@ -1,6 +1,6 @@
 import { addDays, eachDay, type Knex } from '@bo/db';
 import { createRandom, type Random } from '@bo/data-generator';
-import { rebuildAggregate } from '@bo/aggregation-worker';
+import { rebuildAggregate, refreshRunningSums } from '@bo/aggregation-worker';
 import { DAILY_KINDS } from '@bo/contracts';
 
 export interface Site {
@@ -257,9 +257,10 @@ export async function insertArranged(knex: Knex, a: Arranged): Promise<void> {
   for (const day of a.inflowDays) await rebuildAggregate(knex, { kind: 'inflow', day, requestedBy: 'cli' });
 }
 
-/** Build the four daily aggregates for `from..to` with the worker's own rebuild. */
+/** Build the daily aggregates for `from..to` with the worker's own rebuild, then refresh the running sums as its idle queue does. */
 export async function buildDailyAggregates(knex: Knex, from: string, to: string): Promise<string[]> {
   const days = eachDay(from, to);
   for (const day of days) for (const kind of DAILY_KINDS) await rebuildAggregate(knex, { kind, day, requestedBy: 'cli' });
+  await refreshRunningSums(knex);
   return days;
 }
