@@ -1,6 +1,6 @@
 import { addDays, dayRange, type Db, type Knex, platformNowMillis, retryOnLockConflict } from '@bo/db';
 import { AGGREGATE_KINDS, type AggregateJobData, type AggregateKind } from '@bo/contracts';
-import { LIST_KINDS, type ListKind } from '@bo/aggregates';
+import { LIST_AGGREGATES, LIST_KINDS, type ListKind } from '@bo/aggregates';
 import { finishRunLog, insertRunLog, lockBuild, recordBuiltDays } from './data-access/build-log.ts';
 import { refreshCumulative } from './data-access/cumulative-rollups.ts';
 import { deleteInflowRows, inflowRowsPerHour, insertInflowRows } from './data-access/inflow.ts';
@@ -135,7 +135,7 @@ export async function rebuildAggregate(
  */
 export async function refreshRunningSums(knex: Knex): Promise<{ kind: ListKind; months: number }[]> {
   const refreshed: { kind: ListKind; months: number }[] = [];
-  for (const kind of LIST_KINDS) {
+  for (const kind of LIST_KINDS.filter((k) => LIST_AGGREGATES[k].cumulative)) {
     const months = await retryOnLockConflict(LOCK_ATTEMPTS, () => knex.transaction((trx) => refreshCumulative(trx, kind), READ_COMMITTED));
     refreshed.push({ kind, months });
   }
