@@ -4,8 +4,8 @@
  * (Not `pnpm token`: pnpm hands that name to npm's own `token` command.)
  */
 import jwt from 'jsonwebtoken';
-import { DEV_JWT_SECRET } from '@bo/service-kit';
-import { parseCommandLine, usageError } from '@bo/service-kit';
+import { parseCommandLine, usageError } from '@bo/service-kit/command-line';
+import { DEV_JWT_SECRET } from '@bo/service-kit/dev-secret';
 
 const USAGE = `usage: pnpm dev:token [--user admin01] [--group BO_ADMIN] [--entr E0001] [--hours 12]
   --user    the token's subject (default admin01)

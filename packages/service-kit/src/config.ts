@@ -139,8 +139,7 @@ export const ConfigFragments = {
   },
 };
 
-/** The development-only JWT secret, used when neither JWT variable is set outside production. */
-export const DEV_JWT_SECRET = 'local-development-secret-do-not-use-in-production';
+export { DEV_JWT_SECRET } from './dev-secret.ts';
 
 /** The PEM of JWT_PUBLIC_KEY; env files and compose often carry it on one line with `\n`. */
 export const publicKeyPem = (value: string): string => value.replace(/\\n/g, '\n');
