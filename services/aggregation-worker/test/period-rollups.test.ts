@@ -263,3 +263,96 @@ describe('period rollups: kind period and the inflow rollups', () => {
     expect(await reconcileDays(db.knex, DAYS)).to.deep.equal([]);
   });
 });
+
+/**
+ * Codes that only the tables' collation (utf8mb4_unicode_ci) calls equal: a brand entered as
+ * 'bz1' on one goods and 'BZ1' on another is one brand in every key. The builds group such codes
+ * by their bytes and let the key add the second spelling into the first, so the dimension rows
+ * must come out as grouping in the collation gives them: one row per brand, its sums both goods'.
+ */
+describe('period rollups: codes equal only in the collation', () => {
+  let db: TestDatabase;
+  const day = '2026-06-10';
+  const goods = [
+    { goods_no: 'GCASE1', entr_no: 'E100', std_ctg_no: 'C100', md_id: 'md.case', brand_no: 'bz1' },
+    { goods_no: 'GCASE2', entr_no: 'E100', std_ctg_no: 'C100', md_id: 'MD.CASE', brand_no: 'BZ1' },
+  ];
+
+  before(async () => {
+    db = await createTestDatabase('agg_collation', boMigrations);
+    await insertSourceData(db.knex, generateSourceData(20260610, [day]));
+    await db
+      .knex('goods')
+      .insert(goods.map((g) => ({ ...g, goods_nm: g.goods_no, sale_stat_cd: '10', goods_reg_dtm: '2026-06-01 00:00:00' })));
+    const { ord_no: ordNo } = (await db.knex<{ ord_no: string }>('ord').first('ord_no'))!;
+    const event = (seq: number, goodsNo: string, qty: number, amt: number, evtGb = '10') => ({
+      ord_no: ordNo,
+      ord_goods_seq: 900 + seq,
+      site_no: '10',
+      goods_no: goodsNo,
+      agrt_gb_cd: '01',
+      evt_gb_cd: evtGb,
+      evt_dtm: `${day} 14:05:00`,
+      qty,
+      amt,
+      dc_amt_2nd: 100,
+      dc_amt_3rd: 0,
+    });
+    await db.knex('ord_stat_evt').insert([event(1, 'GCASE1', 2, 5000), event(2, 'GCASE2', 1, 3000), event(3, 'GCASE2', 1, 3000, '20')]);
+    await db
+      .knex('goods_inflow_log')
+      .insert([
+        ...[1, 2, 3].map(() => ({ goods_no: 'GCASE1', site_no: '10', inflow_dtm: `${day} 14:30:00` })),
+        ...[1, 2].map(() => ({ goods_no: 'GCASE2', site_no: '10', inflow_dtm: `${day} 14:40:00` })),
+      ]);
+    for (const kind of ['period', 'inflow'] as const) await rebuildAggregate(db.knex, { kind, day, requestedBy: 'cli' });
+  });
+  after(async () => db?.drop());
+
+  /** The hourly tables file the MD but not the brand (HOURLY_GOODS_DIMENSIONS). */
+  const dimensionsOf = (table: string, dims: [string, string][]) => (table.endsWith('_hourly') ? dims.filter(([d]) => d === 'md') : dims);
+  const rowsOf = (table: string, dimCd: string, dimVal: string): Promise<Record<string, unknown>[]> =>
+    db.knex(table).where({ agrt_dt: day, dim_cd: dimCd, dim_val: dimVal }).select('*');
+
+  it('when two goods carry one brand and one MD in two spellings, then the daily and hourly event rows are one row each with both goods summed', async () => {
+    for (const table of ['agg_dim_daily', 'agg_dim_hourly']) {
+      for (const [dimCd, dimVal] of dimensionsOf(table, [
+        ['brand', 'BZ1'],
+        ['md', 'md.case'],
+      ])) {
+        const rows = await rowsOf(table, dimCd, dimVal);
+        expect(rows.length, `${table} ${dimCd}`).to.equal(1);
+        // 2 × 5,000 + 1 × 3,000 ordered, 1 × 3,000 cancelled; the discount 100 twice minus once.
+        expect(rows[0], `${table} ${dimCd}`).to.include({
+          agrt_gb_cd: '01',
+          site_no: '10',
+          ord_qty: 3,
+          ord_amt: 8000,
+          cncl_qty: 1,
+          cncl_amt: 3000,
+          dc_amt_2nd: 100,
+        });
+        if (table === 'agg_dim_hourly') expect(rows[0]!.agrt_hour).to.equal(14);
+      }
+    }
+  });
+
+  it('when their page views are built, then the daily and hourly view rows are one row each with both goods counted', async () => {
+    for (const table of ['agg_inflow_dim_daily', 'agg_inflow_dim_hourly']) {
+      for (const [dimCd, dimVal] of dimensionsOf(table, [
+        ['brand', 'bz1'],
+        ['md', 'MD.CASE'],
+      ])) {
+        const rows = await rowsOf(table, dimCd, dimVal);
+        expect(
+          rows.map((r) => [r.site_no, r.inf_cnt]),
+          `${table} ${dimCd}`,
+        ).to.deep.equal([['10', 5]]);
+      }
+    }
+  });
+
+  it('when the nightly check compares the built day with its sources, then it finds nothing to rebuild', async () => {
+    expect(await reconcileDays(db.knex, [day])).to.deep.equal([]);
+  });
+});

@@ -3,6 +3,7 @@ import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStar
 import type { Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 import { markAllCumulativeStale, markCumulativeStale } from './cumulative-rollups.ts';
+import { addOnDuplicate } from './byte-grouping.ts';
 import { COLUMN_SUMS } from './list-aggregates.ts';
 
 /**
@@ -101,7 +102,7 @@ export async function applyDayToMonth(db: Db, r: MonthRollup, day: string, sign:
      SELECT ${keys}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
      FROM ${r.daily} d WHERE ${leading}d.agrt_dt = ?
      ORDER BY ${keys}
-     ON DUPLICATE KEY UPDATE ${sums.map((c) => `${r.monthly}.${c} = ${r.monthly}.${c} + VALUES(${c})`).join(', ')}`,
+     ${addOnDuplicate(r.monthly, sums)}`,
     [span.of(day), ...(r.leading?.values ?? []), day],
   );
   return result.affectedRows;

@@ -11,6 +11,7 @@ import {
 } from '@bo/aggregates';
 import type { PartTotals, TimeRange } from '../model.ts';
 import { lockBuild } from './build-log.ts';
+import { addOnDuplicate, byBytes } from './byte-grouping.ts';
 import { COLUMN_SUMS, EVENT_SUMS, EVENT_SUMS_AS_COLUMNS } from './list-aggregates.ts';
 import { applyDayToMonth, dropEmptyMonthRows, monthOf, type MonthRollup } from './month-rollups.ts';
 
@@ -30,6 +31,8 @@ const DIMS_TABLE = `(SELECT '${ALL_GOODS_DIM}' AS dim_cd${GOODS_DIMENSIONS.map((
 
 /** The value a row of snapshot `s` is filed under for dimension `x.dim_cd`; NULL = not filed. */
 const DIM_VALUE = `CASE x.dim_cd WHEN '${ALL_GOODS_DIM}' THEN ''${GOODS_DIMENSIONS.map((d) => ` WHEN '${d.dimCd}' THEN s.${d.column}`).join('')} END`;
+/** The same as a grouping key (see byte-grouping.ts). */
+const DIM_VALUE_BYTES = byBytes(DIM_VALUE);
 
 /**
  * Joins giving a row with goods number `${alias}.goods_no` its dimensions `x` and their values.
@@ -157,10 +160,11 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
         const result = await execute(
           db,
           `INSERT INTO ${PERIOD_ROLLUPS.dimDaily} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, site_no, ${MEASURE_LIST})
-           SELECT g.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, g.site_no, ${COLUMN_SUMS}
+           SELECT g.agrt_gb_cd, x.dim_cd, ${DIM_VALUE_BYTES} AS dim_val, ?, ${byBytes('g.site_no')} AS site_key, ${COLUMN_SUMS}
            FROM (SELECT e.agrt_gb_cd, e.site_no, e.goods_no, ${EVENT_SUMS_AS_COLUMNS} FROM ord_stat_evt e
                  WHERE ${EVENTS_OF_DAY} GROUP BY e.agrt_gb_cd, e.site_no, e.goods_no) g ${dimJoins('g')}
-           GROUP BY g.agrt_gb_cd, x.dim_cd, dim_val, g.site_no`,
+           GROUP BY g.agrt_gb_cd, x.dim_cd, dim_val, site_key
+           ${addOnDuplicate(PERIOD_ROLLUPS.dimDaily, MEASURE_COLUMNS)}`,
           [day, ...AGRT_GBS, from, to],
         );
         return result.affectedRows;
@@ -182,10 +186,11 @@ export async function replacePeriodDay(db: Db, day: string, [from, to]: TimeRang
   const dimHourly = await execute(
     db,
     `INSERT INTO ${PERIOD_ROLLUPS.dimHourly} (agrt_gb_cd, dim_cd, dim_val, agrt_dt, agrt_hour, site_no, ${MEASURE_LIST})
-     SELECT e.agrt_gb_cd, x.dim_cd, ${DIM_VALUE} AS dim_val, ?, HOUR(e.evt_dtm), e.site_no, ${EVENT_SUMS}
+     SELECT e.agrt_gb_cd, x.dim_cd, ${DIM_VALUE_BYTES} AS dim_val, ?, HOUR(e.evt_dtm), ${byBytes('e.site_no')} AS site_key, ${EVENT_SUMS}
      FROM ord_stat_evt e ${hourlyDimJoins('e')}
      WHERE ${EVENTS_OF_DAY}
-     GROUP BY e.agrt_gb_cd, x.dim_cd, dim_val, HOUR(e.evt_dtm), e.site_no`,
+     GROUP BY e.agrt_gb_cd, x.dim_cd, dim_val, HOUR(e.evt_dtm), site_key
+     ${addOnDuplicate(PERIOD_ROLLUPS.dimHourly, MEASURE_COLUMNS)}`,
     [day, ...AGRT_GBS, from, to],
   );
   await db(PERIOD_ROLLUPS.dimHourlyAll).where({ agrt_dt: day }).delete();
@@ -221,10 +226,11 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
   );
   await db.raw(
     `INSERT INTO ${INFLOW_AGGREGATES.dimHourly} (dim_cd, dim_val, agrt_dt, agrt_hour, site_no, inf_cnt)
-     SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.agrt_hour, i.site_no, SUM(i.inf_cnt)
+     SELECT x.dim_cd, ${DIM_VALUE_BYTES} AS dim_val, i.agrt_dt, i.agrt_hour, ${byBytes('i.site_no')} AS site_key, SUM(i.inf_cnt)
      FROM ${INFLOW_AGGREGATES.goodsHourly} i ${hourlyDimJoins('i')}
      WHERE i.agrt_dt = ?${ofHours}
-     GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.agrt_hour, i.site_no`,
+     GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.agrt_hour, site_key
+     ${addOnDuplicate(INFLOW_AGGREGATES.dimHourly, ['inf_cnt'])}`,
     bindings,
   );
   await sumOverSites(db, INFLOW_AGGREGATES.dimHourly, INFLOW_HOUR_ALL, day, hour);
@@ -237,10 +243,11 @@ export async function rebuildInflowRollups(db: Db, day: string, hour: number | u
         const result = await execute(
           db,
           `INSERT INTO ${INFLOW_AGGREGATES.dimDaily} (dim_cd, dim_val, agrt_dt, site_no, inf_cnt)
-           SELECT x.dim_cd, ${DIM_VALUE} AS dim_val, i.agrt_dt, i.site_no, SUM(i.inf_cnt)
+           SELECT x.dim_cd, ${DIM_VALUE_BYTES} AS dim_val, i.agrt_dt, ${byBytes('i.site_no')} AS site_key, SUM(i.inf_cnt)
            FROM (SELECT agrt_dt, site_no, goods_no, SUM(inf_cnt) AS inf_cnt FROM ${INFLOW_AGGREGATES.goodsHourly}
                  WHERE agrt_dt = ? GROUP BY agrt_dt, site_no, goods_no) i ${dimJoins('i')}
-           GROUP BY x.dim_cd, dim_val, i.agrt_dt, i.site_no`,
+           GROUP BY x.dim_cd, dim_val, i.agrt_dt, site_key
+           ${addOnDuplicate(INFLOW_AGGREGATES.dimDaily, ['inf_cnt'])}`,
           [day],
         );
         return result.affectedRows;
