@@ -3,7 +3,15 @@ import { AGGREGATE_KINDS } from '@bo/contracts';
 import { isAggregated, type MainDataset } from './dataset/main-dataset.ts';
 import type { Section } from './options.ts';
 import { NotAvailable, unavailableRow } from './report/rows.ts';
-import { DAY_TARGET, loadRebuild, measureAggregationDay, measureFullRebuild, REBUILD_TARGET, rebuildAllDays } from './rows/aggregation.ts';
+import {
+  DAY_TARGET,
+  loadRebuild,
+  measureAggregationDay,
+  measureFullRebuild,
+  REBUILD_TARGET,
+  rebuildAllDays,
+  refreshStaleRunningSums,
+} from './rows/aggregation.ts';
 import { AI_TARGET, measureAiAutoFill } from './rows/ai-autofill.ts';
 import { AI_LIST_TARGET, measureAiList } from './rows/ai-list.ts';
 import { LOADING_TARGET, measureLoading } from './rows/data-loading.ts';
@@ -20,11 +28,14 @@ const mainDataset = (ctx: BenchContext): MainDataset => {
   return ctx.dataset;
 };
 
-/** Statistics read the aggregates: build them (unmeasured) when the aggregation section did not. */
+/** Statistics read the aggregates: build them (unmeasured) when the aggregation section did not, and refresh stale running sums. */
 async function ensureAggregates(ctx: BenchContext, ds: MainDataset): Promise<void> {
-  if (isAggregated(ds, AGGREGATE_KINDS)) return;
-  ctx.log('  building the aggregates first (the aggregation section did not run on this data set)');
-  await rebuildAllDays(ctx, ds, await loadRebuild());
+  const worker = await loadRebuild();
+  if (!isAggregated(ds, AGGREGATE_KINDS)) {
+    ctx.log('  building the aggregates first (the aggregation section did not run on this data set)');
+    await rebuildAllDays(ctx, ds, worker);
+  }
+  await refreshStaleRunningSums(ctx, ds, worker);
 }
 
 /** What each section measures; each row or group of rows is guarded so one failure never ends the run. */

@@ -99,6 +99,17 @@ describe('bench --scale tiny (smoke)', function () {
     }
   });
 
+  it('when the one-day measurements leave the running sums marked stale, then they are refreshed before the statistics read them', () => {
+    const log = run.stderr;
+    const statistics = log.indexOf('▶ statistics');
+    const refreshed = log.indexOf('running sums marked stale', statistics);
+    const firstCase = log.indexOf('] ', statistics);
+    expect(statistics, 'statistics section').to.be.above(-1);
+    expect(refreshed, 'refresh logged in the statistics section').to.be.above(statistics);
+    expect(firstCase, 'before its first case').to.be.above(refreshed);
+    expect(log.slice(refreshed, log.indexOf('\n', refreshed))).to.match(/\(category from \d{4}-\d{2}, goods from \d{4}-\d{2}\)/);
+  });
+
   it('when a row is reported, then it carries a figure with a verdict, or "not available" with its reason, and nothing failed', () => {
     for (const r of rows) {
       expect(r.verdict, `${r.hotPath}: ${r.measured}`).to.be.oneOf(['PASS', 'MISS', 'INFO', 'N/A']);

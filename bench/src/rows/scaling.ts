@@ -8,7 +8,7 @@ import { extraDatabase } from '../infra/databases.ts';
 import { failures, runLoad, statusText } from '../infra/http-load.ts';
 import { measuredRow, ms, round, times, type BenchRow } from '../report/rows.ts';
 import { scaledDataset } from '../scales.ts';
-import { loadRebuild, rebuildAllDays } from './aggregation.ts';
+import { loadRebuild, rebuildAllDays, refreshStaleRunningSums } from './aggregation.ts';
 import { caseTitle, statisticsCases, type StatCase } from './statistics-cases.ts';
 import { CLIENTS, httpCall } from './statistics.ts';
 
@@ -61,6 +61,7 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
         ctx.log(`  scaling: aggregating the ${label(events)} data set`);
         await rebuildAllDays(ctx, ds, worker);
       }
+      await refreshStaleRunningSums(ctx, ds, worker);
       let service: ChildService;
       if (isMain) service = await ctx.backoffice();
       else {
