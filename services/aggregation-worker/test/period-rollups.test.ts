@@ -309,21 +309,34 @@ describe('period rollups: codes equal only in the collation', () => {
   });
   after(async () => db?.drop());
 
-  /** The hourly tables file the MD but not the brand (HOURLY_GOODS_DIMENSIONS). */
-  const dimensionsOf = (table: string, dims: [string, string][]) => (table.endsWith('_hourly') ? dims.filter(([d]) => d === 'md') : dims);
-  const rowsOf = (table: string, dimCd: string, dimVal: string): Promise<Record<string, unknown>[]> =>
-    db.knex(table).where({ agrt_dt: day, dim_cd: dimCd, dim_val: dimVal }).select('*');
+  /**
+   * Each table's rows of each (dimension, spelling) looked up, for `check`; the lookup matches
+   * both spellings in the collation. The hourly tables file the MD but not the brand (HOURLY_GOODS_DIMENSIONS).
+   */
+  async function eachLookup(
+    tables: string[],
+    dims: [string, string][],
+    check: (rows: Record<string, unknown>[], what: string, table: string) => void,
+  ) {
+    for (const table of tables) {
+      for (const [dimCd, dimVal] of table.endsWith('_hourly') ? dims.filter(([d]) => d === 'md') : dims) {
+        const rows = await db.knex<Record<string, unknown>>(table).where({ agrt_dt: day, dim_cd: dimCd, dim_val: dimVal }).select('*');
+        check(rows, `${table} ${dimCd}`, table);
+      }
+    }
+  }
 
   it('when two goods carry one brand and one MD in two spellings, then the daily and hourly event rows are one row each with both goods summed', async () => {
-    for (const table of ['agg_dim_daily', 'agg_dim_hourly']) {
-      for (const [dimCd, dimVal] of dimensionsOf(table, [
+    await eachLookup(
+      ['agg_dim_daily', 'agg_dim_hourly'],
+      [
         ['brand', 'BZ1'],
         ['md', 'md.case'],
-      ])) {
-        const rows = await rowsOf(table, dimCd, dimVal);
-        expect(rows.length, `${table} ${dimCd}`).to.equal(1);
+      ],
+      (rows, what, table) => {
+        expect(rows.length, what).to.equal(1);
         // 2 × 5,000 + 1 × 3,000 ordered, 1 × 3,000 cancelled; the discount 100 twice minus once.
-        expect(rows[0], `${table} ${dimCd}`).to.include({
+        expect(rows[0], what).to.include({
           agrt_gb_cd: '01',
           site_no: '10',
           ord_qty: 3,
@@ -333,23 +346,23 @@ describe('period rollups: codes equal only in the collation', () => {
           dc_amt_2nd: 100,
         });
         if (table === 'agg_dim_hourly') expect(rows[0]!.agrt_hour).to.equal(14);
-      }
-    }
+      },
+    );
   });
 
   it('when their page views are built, then the daily and hourly view rows are one row each with both goods counted', async () => {
-    for (const table of ['agg_inflow_dim_daily', 'agg_inflow_dim_hourly']) {
-      for (const [dimCd, dimVal] of dimensionsOf(table, [
+    await eachLookup(
+      ['agg_inflow_dim_daily', 'agg_inflow_dim_hourly'],
+      [
         ['brand', 'bz1'],
         ['md', 'MD.CASE'],
-      ])) {
-        const rows = await rowsOf(table, dimCd, dimVal);
+      ],
+      (rows, what) =>
         expect(
           rows.map((r) => [r.site_no, r.inf_cnt]),
-          `${table} ${dimCd}`,
-        ).to.deep.equal([['10', 5]]);
-      }
-    }
+          what,
+        ).to.deep.equal([['10', 5]]),
+    );
   });
 
   it('when the nightly check compares the built day with its sources, then it finds nothing to rebuild', async () => {
