@@ -1,17 +1,8 @@
 import { guarded, type BenchContext } from './context.ts';
-import { AGGREGATE_KINDS } from '@bo/contracts';
-import { isAggregated, type MainDataset } from './dataset/main-dataset.ts';
+import type { MainDataset } from './dataset/main-dataset.ts';
 import type { Section } from './options.ts';
 import { NotAvailable, unavailableRow } from './report/rows.ts';
-import {
-  DAY_TARGET,
-  loadRebuild,
-  measureAggregationDay,
-  measureFullRebuild,
-  REBUILD_TARGET,
-  rebuildAllDays,
-  refreshStaleRunningSums,
-} from './rows/aggregation.ts';
+import { DAY_TARGET, loadRebuild, measureAggregationDay, measureFullRebuild, REBUILD_TARGET, readyForReads } from './rows/aggregation.ts';
 import { AI_TARGET, measureAiAutoFill } from './rows/ai-autofill.ts';
 import { AI_LIST_TARGET, measureAiList } from './rows/ai-list.ts';
 import { LOADING_TARGET, measureLoading } from './rows/data-loading.ts';
@@ -28,15 +19,9 @@ const mainDataset = (ctx: BenchContext): MainDataset => {
   return ctx.dataset;
 };
 
-/** Statistics read the aggregates: build them (unmeasured) when the aggregation section did not, and refresh stale running sums. */
-async function ensureAggregates(ctx: BenchContext, ds: MainDataset): Promise<void> {
-  const worker = await loadRebuild();
-  if (!isAggregated(ds, AGGREGATE_KINDS)) {
-    ctx.log('  building the aggregates first (the aggregation section did not run on this data set)');
-    await rebuildAllDays(ctx, ds, worker);
-  }
-  await refreshStaleRunningSums(ctx, ds, worker);
-}
+/** Statistics and the AI list read the aggregates (`readyForReads`). */
+const ensureAggregates = async (ctx: BenchContext, ds: MainDataset): Promise<void> =>
+  readyForReads(ctx, ds, await loadRebuild(), '  building the aggregates first (the aggregation section did not run on this data set)');
 
 /** What each section measures; each row or group of rows is guarded so one failure never ends the run. */
 export const SECTION_RUNNERS: Record<Section, (ctx: BenchContext) => Promise<void>> = {

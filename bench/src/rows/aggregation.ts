@@ -1,9 +1,9 @@
 import { RUNNING_SUMS_STALE } from '@bo/aggregates';
 import { AGGREGATE_KINDS, type AggregateKind } from '@bo/contracts';
-import { addDays, eachDay, type Knex } from '@bo/db';
+import { addDays, eachDay, selectRows, type Knex } from '@bo/db';
 import type { BenchContext } from '../context.ts';
 import { writeMarker } from '../dataset/marker.ts';
-import { datasetSpec, type MainDataset } from '../dataset/main-dataset.ts';
+import { datasetSpec, isAggregated, type MainDataset } from '../dataset/main-dataset.ts';
 import { elapsedMs, median } from '../infra/percentiles.ts';
 import { captureQueries, type CapturedQuery } from '../infra/sql-capture.ts';
 import { createPool, timeRuns, type Pool } from '../infra/sql-replay.ts';
@@ -154,18 +154,26 @@ export async function rebuildAllDays(
 }
 
 /**
- * The running sums as the worker leaves them once its queue is idle. A day build marks its month
- * stale (the one-day measurements leave the last month marked; so does a run stopped mid-rebuild),
- * and until the refresh the category and goods lists read those months from the monthly rows:
- * slower (a 12-month goods list with one supplier 206 against ~80 ms at full scale), exact, and
- * not what a reader sees a few seconds after a build. The reads measure that steady state.
+ * The aggregates as the reads expect them: every kind built (unmeasured, logging `building`, when
+ * no section built them on this data set), and the running sums as the worker leaves them once its
+ * queue is idle. A day build marks its month stale (the one-day measurements leave the last month
+ * marked; so does a run stopped mid-rebuild), and until the refresh the category and goods lists
+ * read those months from the monthly rows: slower (a 12-month goods list with one supplier 206
+ * against ~80 ms at full scale), exact, and not what a reader sees a few seconds after a build.
  */
-export async function refreshStaleRunningSums(ctx: BenchContext, ds: MainDataset, { refresh }: WorkerBuild): Promise<void> {
-  const marked = await ds.knex(RUNNING_SUMS_STALE).select('kind', ds.knex.raw("DATE_FORMAT(from_mon, '%Y-%m') AS mon"));
+export async function readyForReads(ctx: BenchContext, ds: MainDataset, worker: WorkerBuild, building: string): Promise<void> {
+  if (!isAggregated(ds, AGGREGATE_KINDS)) {
+    ctx.log(building);
+    await rebuildAllDays(ctx, ds, worker);
+  }
+  const marked = await selectRows<{ kind: string; mon: string }>(
+    ds.knex,
+    `SELECT kind, DATE_FORMAT(from_mon, '%Y-%m') AS mon FROM ${RUNNING_SUMS_STALE} ORDER BY kind`,
+  );
   if (!marked.length) return;
-  const what = (marked as { kind: string; mon: string }[]).map((m) => `${m.kind} from ${m.mon}`).join(', ');
+  const what = marked.map((m) => `${m.kind} from ${m.mon}`).join(', ');
   ctx.log(`  running sums marked stale (${what}): refreshing them as the worker does once its queue is idle`);
-  await refresh(ds.knex);
+  await worker.refresh(ds.knex);
 }
 
 export async function measureFullRebuild(ctx: BenchContext, ds: MainDataset): Promise<BenchRow[]> {

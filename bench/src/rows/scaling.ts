@@ -1,6 +1,5 @@
 import type { BenchContext } from '../context.ts';
-import { AGGREGATE_KINDS } from '@bo/contracts';
-import { isAggregated, type MainDataset } from '../dataset/main-dataset.ts';
+import type { MainDataset } from '../dataset/main-dataset.ts';
 import { prepareDataset } from '../dataset/prepare.ts';
 import { freePort } from '@bo/testing';
 import { spawnService, type ChildService } from '../infra/child-service.ts';
@@ -8,7 +7,7 @@ import { extraDatabase } from '../infra/databases.ts';
 import { failures, runLoad, statusText } from '../infra/http-load.ts';
 import { measuredRow, ms, round, times, type BenchRow } from '../report/rows.ts';
 import { scaledDataset } from '../scales.ts';
-import { loadRebuild, rebuildAllDays, refreshStaleRunningSums } from './aggregation.ts';
+import { loadRebuild, readyForReads } from './aggregation.ts';
 import { caseTitle, statisticsCases, type StatCase } from './statistics-cases.ts';
 import { CLIENTS, httpCall } from './statistics.ts';
 
@@ -57,11 +56,7 @@ export async function measureScaling(ctx: BenchContext): Promise<BenchRow[]> {
         );
     let own: ChildService | undefined;
     try {
-      if (!isAggregated(ds, AGGREGATE_KINDS)) {
-        ctx.log(`  scaling: aggregating the ${label(events)} data set`);
-        await rebuildAllDays(ctx, ds, worker);
-      }
-      await refreshStaleRunningSums(ctx, ds, worker);
+      await readyForReads(ctx, ds, worker, `  scaling: aggregating the ${label(events)} data set`);
       let service: ChildService;
       if (isMain) service = await ctx.backoffice();
       else {
