@@ -19,11 +19,12 @@ export const RerunRequest = Type.Object(
 );
 export type RerunRequest = Static<typeof RerunRequest>;
 
-/** Data of one aggregation job: one kind, one day (or one hour for inflow). */
+/** Data of one aggregation job: one kind, one day (or one hour for inflow), or days of one month. */
 export const AggregateJobData = Type.Object(
   {
     kind: Type.Union(AGGREGATE_KINDS.map((k) => Type.Literal(k))),
-    day: DateString('the day to build'),
+    day: DateString('the day to build (the first, with toDay)'),
+    toDay: Type.Optional(DateString('the last day of a range of one month built in one job (reruns of a range)')),
     hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23, description: 'inflow only: one hour of the day' })),
     requestedBy: Type.Union([
       Type.Literal('schedule'),

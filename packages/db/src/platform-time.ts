@@ -91,6 +91,14 @@ export function eachMonth(from: string, to: string): string[] {
   return out;
 }
 
+/** The days `from`..`to` (both included) cut at month ends: each piece's first and last day, in order. */
+export function monthPieces(from: string, to: string): { first: string; last: string }[] {
+  return eachMonth(from.slice(0, 7), to.slice(0, 7)).map((m) => {
+    const monthEnd = addDays(`${addMonths(m, 1)}-01`, -1);
+    return { first: from > `${m}-01` ? from : `${m}-01`, last: to < monthEnd ? to : monthEnd };
+  });
+}
+
 /** The half-open DATETIME range `[day 00:00:00, next day 00:00:00)` of one local day. */
 export const dayRange = (day: string): [string, string] => [`${day} 00:00:00`, `${addDays(day, 1)} 00:00:00`];
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatInZone, platformNowMillis, platformToday } from '../src/index.ts';
+import { formatInZone, monthPieces, platformNowMillis, platformToday } from '../src/index.ts';
 
 // Expected texts worked out by hand from the zones' offsets (Seoul +09:00 all year; New York
 // -05:00, -04:00 from 2026-03-08 02:00 local), not from Intl.
@@ -29,5 +29,22 @@ describe('platform time: instants in the platform zone', () => {
   it('formats instants before 1970 (negative epoch seconds) by their own second', () => {
     expect(formatInZone(new Date('1969-12-31T14:59:59.500Z'), 'Asia/Seoul')).to.equal('1969-12-31 23:59:59');
     expect(formatInZone(new Date('1969-12-31T15:00:00.000Z'), 'Asia/Seoul')).to.equal('1970-01-01 00:00:00');
+  });
+});
+
+// Month ends written out by hand (a leap February, a year end), not from the calendar code.
+describe('platform time: ranges cut at month ends', () => {
+  it('cuts a range into the pieces of each month it touches, first and last day included', () => {
+    expect(monthPieces('2028-01-30', '2028-03-02')).to.deep.equal([
+      { first: '2028-01-30', last: '2028-01-31' },
+      { first: '2028-02-01', last: '2028-02-29' },
+      { first: '2028-03-01', last: '2028-03-02' },
+    ]);
+    expect(monthPieces('2026-12-31', '2027-01-01')).to.deep.equal([
+      { first: '2026-12-31', last: '2026-12-31' },
+      { first: '2027-01-01', last: '2027-01-01' },
+    ]);
+    expect(monthPieces('2026-02-01', '2026-02-28')).to.deep.equal([{ first: '2026-02-01', last: '2026-02-28' }]);
+    expect(monthPieces('2026-06-15', '2026-06-15')).to.deep.equal([{ first: '2026-06-15', last: '2026-06-15' }]);
   });
 });

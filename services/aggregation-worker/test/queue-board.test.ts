@@ -99,24 +99,30 @@ describe('queue dashboard', () => {
     expect((api.body as { queues: { name: string }[] }).queues.map((q) => q.name).sort()).to.deep.equal(['agg-build', 'agg-schedule']);
   });
 
-  it('when the rerun form is submitted with a range, then one job per (kind, day) is queued with a deterministic id', async () => {
-    const res = await rerun({ kind: 'all', from: '2026-04-30', to: '2026-05-01' });
+  it('when the rerun form is submitted with a range across a month end, then one job per kind and month piece is queued with a deterministic id', async () => {
+    const res = await rerun({ kind: 'all', from: '2026-04-29', to: '2026-05-02' });
     expect(res.status).to.equal(202);
     const jobs = await env.queues.build.getJobs(['waiting']);
     const ids = jobs.map((j) => j.id).sort();
     expect(ids).to.have.length(2 * AGGREGATE_KINDS.length);
-    expect(ids).to.include.members(['build-category-2026-04-30', 'build-inflow-2026-05-01', 'build-entr-2026-05-01']);
+    expect(ids).to.include.members([
+      'build-category-2026-04-29..2026-04-30',
+      'build-inflow-2026-05-01..2026-05-02',
+      'build-entr-2026-05-01..2026-05-02',
+    ]);
     expect(ids.every((id) => !id!.includes(':'))).to.equal(true);
-    expect((await env.queues.build.getJob('build-goods-2026-05-01'))?.data).to.deep.equal({
+    expect((await env.queues.build.getJob('build-goods-2026-05-01..2026-05-02'))?.data).to.deep.equal({
       kind: 'goods',
       day: '2026-05-01',
+      toDay: '2026-05-02',
       requestedBy: 'dashboard',
     });
-    expect(res.text).to.include('build-payway-2026-04-30');
+    expect(res.text).to.include('build-payway-2026-04-29..2026-04-30');
+    expect(res.text).to.include('payway 2026-04-29..2026-04-30');
   });
 
   it('when the same rerun is submitted again while its jobs wait, then the duplicates collapse into the waiting jobs', async () => {
-    const res = await rerun({ kind: 'payway', from: '2026-04-30', to: '2026-04-30' });
+    const res = await rerun({ kind: 'payway', from: '2026-04-29', to: '2026-04-30' });
     expect(res.status).to.equal(202);
     expect(res.text).to.include('already queued or running');
     expect(await env.queues.build.getJobCountByTypes('waiting')).to.equal(2 * AGGREGATE_KINDS.length);

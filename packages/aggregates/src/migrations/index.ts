@@ -12,6 +12,7 @@ import { dimRollupsAllSitesMigration } from './0110-dim-rollups-all-sites.ts';
 import { tenDayCategoryMigration } from './0111-ten-day-category.ts';
 import { tenDayGoodsMigration } from './0112-ten-day-goods.ts';
 import { runningSumsStaleMigration } from './0113-running-sums-stale.ts';
+import { runLogRangeMigration } from './0114-run-log-range.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -28,6 +29,7 @@ export const aggregateMigrations: readonly Migration[] = [
   tenDayCategoryMigration,
   tenDayGoodsMigration,
   runningSumsStaleMigration,
+  runLogRangeMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

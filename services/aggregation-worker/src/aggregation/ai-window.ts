@@ -25,7 +25,8 @@ const LOCK_ATTEMPTS = 4;
 /** The window of the platform day `now` falls in. */
 export const currentAiWindow = (s: AiWindowSettings): AiWindow => ({ toDay: platformToday(s.timeZone, s.now()), days: s.days });
 
-const inWindow = (w: AiWindow, day: string) => day >= addDays(w.toDay, -w.days) && day < w.toDay;
+/** Whether days `first`..`last` (both included) meet the window. */
+const meetsWindow = (w: AiWindow, first: string, last: string) => last >= addDays(w.toDay, -w.days) && first < w.toDay;
 
 /**
  * Recompute the window's sums in one REPEATABLE READ transaction: the version and the sums come
@@ -49,17 +50,17 @@ export async function recomputeAiWindow(knex: Knex, s: AiWindowSettings): Promis
 }
 
 /**
- * After a build of (kind, day): recompute when an inflow or goods day of the current window was
- * built, or when the current window has no sums yet (the first build of a new day — normally the
+ * After a build of (kind, day) or of days `day`..`toDay`: recompute when an inflow or goods day
+ * of the current window was built, or when the current window has no sums yet (the first build of a new day — normally the
  * 09:00 build of yesterday, which is in the window anyway). Returns whether it recomputed.
  */
 export async function refreshAiWindowAfterBuild(
   knex: Knex,
-  built: { kind: AggregateKind; day: string },
+  built: { kind: AggregateKind; day: string; toDay?: string },
   s: AiWindowSettings,
 ): Promise<boolean> {
   const window = currentAiWindow(s);
-  const demandDay = (AI_WINDOW_KINDS as readonly string[]).includes(built.kind) && inWindow(window, built.day);
+  const demandDay = (AI_WINDOW_KINDS as readonly string[]).includes(built.kind) && meetsWindow(window, built.day, built.toDay ?? built.day);
   if (!demandDay && (await storedAiWindowVersion(knex, window)) !== undefined) return false;
   await recomputeAiWindow(knex, s);
   return true;

@@ -6,15 +6,25 @@ import type { MeasureColumn } from '@bo/aggregates';
 /** `[from, to)` of local DATETIME text (`yyyy-MM-dd HH:mm:ss`). */
 export type TimeRange = [from: string, to: string];
 
-/** One unit of work: a (kind, day) of a daily aggregate, or one (day, hour) of the inflow aggregate. */
+/** Consecutive days of one month, `first` to `last` included, that one build replaces (one day: `first === last`). */
+export interface DaySpan {
+  first: string;
+  last: string;
+}
+
+/**
+ * One unit of work: a (kind, day) of an aggregate, one (day, hour) of the inflow aggregate, or
+ * the days `day`..`toDay` of one month of a kind, replaced in one job (a rerun of a range).
+ */
 export interface BuildTarget {
   kind: AggregateKind;
   day: string;
+  toDay?: string;
   hour?: number;
 }
 
 export const describeTarget = (t: BuildTarget): string =>
-  `${t.kind} ${t.day}${t.hour !== undefined ? ` ${String(t.hour).padStart(2, '0')}h` : ''}`;
+  `${t.kind} ${t.day}${t.toDay !== undefined ? `..${t.toDay}` : ''}${t.hour !== undefined ? ` ${String(t.hour).padStart(2, '0')}h` : ''}`;
 
 /** What a (kind, day[, hour]) was last built from: the highest source row number it had seen. */
 export interface BuiltDay {
@@ -33,6 +43,7 @@ export interface BuiltDayRecord extends BuiltDay {
 export interface RunLogStart {
   kind: AggregateKind;
   day: string;
+  toDay?: string;
   hour?: number;
   requestedBy: string;
   jobId?: string;

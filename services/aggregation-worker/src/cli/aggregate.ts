@@ -3,8 +3,9 @@ import { parseCommandLine, runMain, usageError } from '@bo/service-kit/command-l
 
 const USAGE = `Usage: pnpm aggregate --kind <kind> --from yyyy-MM-dd --to yyyy-MM-dd [--timeout seconds]
 
-Queues one aggregation job per (kind, day) for the running aggregation worker(s), shows the
-progress and waits for them. Exits 0 when every job completed, 1 naming the jobs that failed
+Queues one aggregation job per kind and month of the range for the running aggregation
+worker(s) (each replaces its days in one transaction and adds them to the month's roll-ups
+once), shows the progress and waits for them. Exits 0 when every job completed, 1 naming the jobs that failed
 (or did not finish within the timeout), 2 on invalid arguments.
 
   --kind      all | ${AGGREGATE_KINDS.join(' | ')}

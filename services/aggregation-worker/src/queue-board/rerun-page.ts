@@ -69,7 +69,7 @@ export function rerunFormPage(settings: RerunFormSettings, values: RerunFormValu
     : '';
   return layout(
     'Rerun aggregates',
-    `${problems}<p>Queues one build per aggregate and day; a day already queued or running is not queued twice.</p>
+    `${problems}<p>Queues one build per aggregate and month of the range, each replacing its days at once; a build already queued or running is not queued twice.</p>
 <form id="rerun" method="post" action="${RERUN_PATH}" data-max-days="${settings.maxDays}">
 <input type="hidden" name="_csrf" value="${escape(settings.token)}">
 <label for="kind">Aggregate</label><select id="kind" name="kind">${options}</select>

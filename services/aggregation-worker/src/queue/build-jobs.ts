@@ -3,11 +3,11 @@ import type { AggregateJobData } from '@bo/contracts';
 import type { BuildTarget } from '../aggregation/model.ts';
 
 /**
- * The job id of a build: deterministic, so asking twice for the same (kind, day[, hour]) while
- * it waits or runs collapses into one job. BullMQ ids must not contain ':'.
+ * The job id of a build: deterministic, so asking twice for the same (kind, day[, hour]) or
+ * range while it waits or runs collapses into one job. BullMQ ids must not contain ':'.
  */
 export const buildJobId = (t: BuildTarget): string =>
-  `build-${t.kind}-${t.day}${t.hour !== undefined ? `-h${String(t.hour).padStart(2, '0')}` : ''}`;
+  `build-${t.kind}-${t.day}${t.toDay !== undefined ? `..${t.toDay}` : ''}${t.hour !== undefined ? `-h${String(t.hour).padStart(2, '0')}` : ''}`;
 
 const PENDING = new Set(['waiting', 'waiting-children', 'delayed', 'prioritized', 'active']);
 
@@ -40,6 +40,7 @@ export async function enqueueBuild(
   const data: AggregateJobData = {
     kind: target.kind,
     day: target.day,
+    ...(target.toDay !== undefined ? { toDay: target.toDay } : {}),
     requestedBy,
     ...(target.hour !== undefined ? { hour: target.hour } : {}),
   };

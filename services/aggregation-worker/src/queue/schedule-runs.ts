@@ -32,7 +32,7 @@ async function queue(deps: ScheduleRunDeps, targets: BuildTarget[], requestedBy:
   const enqueued = await enqueueBuilds(deps.buildQueue, targets, requestedBy);
   for (const e of enqueued) {
     out.queued.push({
-      target: describeTarget({ kind: e.job.data.kind, day: e.job.data.day, hour: e.job.data.hour }),
+      target: describeTarget(e.job.data),
       jobId: e.jobId,
       requestedBy,
     });

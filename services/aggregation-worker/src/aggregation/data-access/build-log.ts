@@ -9,6 +9,7 @@ export async function insertRunLog(db: Db, run: RunLogStart): Promise<number> {
   const [runNo] = await db(BUILD_TABLES.runLog).insert({
     kind: run.kind,
     agrt_dt: run.day,
+    to_dt: run.toDay ?? null,
     agrt_hour: run.hour ?? null,
     requested_by: run.requestedBy,
     job_id: run.jobId ?? null,

@@ -1,6 +1,6 @@
 import { execute, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, EVENT_MEASURE_SUMS, LIST_AGGREGATES, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
-import type { TimeRange } from '../model.ts';
+import type { DaySpan, TimeRange } from '../model.ts';
 
 /**
  * The SQL of the four list aggregates (category, payment method, goods, supplier): one
@@ -27,13 +27,13 @@ const joinsOf = (kind: ListKind) =>
   `JOIN goods g ON g.goods_no = e.goods_no${KEY_SOURCES[kind].joinOrd ? ' JOIN ord o ON o.ord_no = e.ord_no' : ''}`;
 
 /**
- * The day's per-site and (for the lists that have them) every-site rows. Naming both report kinds keeps each DELETE on the
+ * The days' per-site and (for the lists that have them) every-site rows. Naming both report kinds keeps each DELETE on the
  * primary key `(agrt_gb_cd, agrt_dt, …)` instead of locking the whole table.
  */
-export async function deleteListDay(db: Db, kind: ListKind, day: string): Promise<void> {
+export async function deleteListDays(db: Db, kind: ListKind, days: DaySpan): Promise<void> {
   const { daily, allSites } = LIST_AGGREGATES[kind];
   for (const table of [daily, ...(allSites ? [allSites.daily] : [])])
-    await db(table).whereIn('agrt_gb_cd', AGRT_GBS).andWhere({ agrt_dt: day }).delete();
+    await db(table).whereIn('agrt_gb_cd', AGRT_GBS).andWhereBetween('agrt_dt', [days.first, days.last]).delete();
 }
 
 /**

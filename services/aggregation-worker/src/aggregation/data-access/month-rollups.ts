@@ -1,6 +1,6 @@
-import { addMonths, execute, selectRows, type Db } from '@bo/db';
+import { addMonths, eachDay, execute, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStart, tenDayStartSql, type ListKind } from '@bo/aggregates';
-import type { Totals } from '../model.ts';
+import type { DaySpan, Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 import { markAllCumulativeStale, markCumulativeStale } from './cumulative-rollups.ts';
 import { addOnDuplicate } from './byte-grouping.ts';
@@ -85,59 +85,87 @@ const rollupsOf = (kind: ListKind): MonthRollup[] => {
   return [listRollup(kind), ...(allSites ? [allSitesRollup(kind, allSites)] : []), ...(tenDays ? [tenDaysRollup(kind, tenDays)] : [])];
 };
 
+/** `days` cut where the roll-up's span changes (a month: one piece; ten days: up to three). */
+function piecesOf(span: Span, days: DaySpan): DaySpan[] {
+  const pieces: DaySpan[] = [];
+  for (const day of eachDay(days.first, days.last)) {
+    const last = pieces[pieces.length - 1];
+    if (last && span.of(last.last) === span.of(day)) last.last = day;
+    else pieces.push({ first: day, last: day });
+  }
+  return pieces;
+}
+
 /**
- * Adds (`sign` 1) or takes away (`sign` -1) the daily rows of `day` to or from its month's
+ * Adds (`sign` 1) or takes away (`sign` -1) the daily rows of `days` to or from their month's
  * roll-up rows, creating the rows a key did not have yet; returns the affected-row count (0
- * when the day has no rows). The rows are read in key order, so roll-up rows lock in one order.
- * The caller holds the month's lock.
+ * when the days have no rows). The rows are read in key order, so roll-up rows lock in one order.
+ * Several days of one span are summed per key first (the span bound, not computed per row: a
+ * computed span in the grouping key made a goods month's grouping 2-3x slower), so a month
+ * built in one go upserts each roll-up row once instead of once per day. The caller holds the
+ * month's lock.
  */
-export async function applyDayToMonth(db: Db, r: MonthRollup, day: string, sign: 1 | -1): Promise<number> {
+export async function applyDaysToMonth(db: Db, r: MonthRollup, days: DaySpan, sign: 1 | -1): Promise<number> {
   const sums = [...r.sums, 'day_cnt'];
   const keys = r.keys.map((k) => `d.${k}`).join(', ');
   const leading = r.leading ? `d.${r.leading.column} IN (${r.leading.values.map(() => '?').join(', ')}) AND ` : '';
   const span = r.span ?? MONTH;
-  const result = await execute(
-    db,
-    `INSERT INTO ${r.monthly} (${[...r.keys, span.column, ...sums].join(', ')})
-     SELECT ${keys}, ?, ${r.sums.map((c) => `${sign > 0 ? '' : '-'}d.${c}`).join(', ')}, ${sign}
-     FROM ${r.daily} d WHERE ${leading}d.agrt_dt = ?
-     ORDER BY ${keys}
-     ${addOnDuplicate(r.monthly, sums)}`,
-    [span.of(day), ...(r.leading?.values ?? []), day],
-  );
-  return result.affectedRows;
+  const minus = sign > 0 ? '' : '-';
+  let affected = 0;
+  for (const piece of piecesOf(span, days)) {
+    // One day: its rows are the roll-up's rows already.
+    const select =
+      piece.first === piece.last
+        ? `SELECT ${keys}, ?, ${r.sums.map((c) => `${minus}d.${c}`).join(', ')}, ${sign}
+           FROM ${r.daily} d WHERE ${leading}d.agrt_dt = ?
+           ORDER BY ${keys}`
+        : `SELECT ${keys}, ?, ${r.sums.map((c) => `${minus}SUM(d.${c})`).join(', ')}, ${minus}COUNT(*)
+           FROM ${r.daily} d WHERE ${leading}d.agrt_dt BETWEEN ? AND ?
+           GROUP BY ${keys} ORDER BY ${keys}`;
+    const result = await execute(
+      db,
+      `INSERT INTO ${r.monthly} (${[...r.keys, span.column, ...sums].join(', ')})
+       ${select}
+       ${addOnDuplicate(r.monthly, sums)}`,
+      [span.of(piece.first), ...(r.leading?.values ?? []), piece.first, ...(piece.first === piece.last ? [] : [piece.last])],
+    );
+    affected += result.affectedRows;
+  }
+  return affected;
 }
 
-/** Drop the month's (or span's) roll-up rows left with no day (only a rebuild can leave a key without days). */
-export async function dropEmptyMonthRows(db: Db, r: MonthRollup, day: string): Promise<void> {
+/** Drop the roll-up rows of the spans holding `days` left with no day (only a rebuild can leave a key without days). */
+export async function dropEmptyMonthRows(db: Db, r: MonthRollup, days: DaySpan): Promise<void> {
   const span = r.span ?? MONTH;
-  const q = db(r.monthly).where({ [span.column]: span.of(day), day_cnt: 0 });
+  const q = db(r.monthly)
+    .whereBetween(span.column, [span.of(days.first), span.of(days.last)])
+    .andWhere({ day_cnt: 0 });
   if (r.leading) q.whereIn(r.leading.column, r.leading.values);
   await q.delete();
 }
 
 /**
- * Before the day's daily rows are replaced: lock the month and take the day's current rows out
- * of it. Keys that no longer have a day in the month are removed by `addDayToMonth`.
+ * Before the days' daily rows are replaced: lock the month and take the days' current rows out
+ * of it. Keys that no longer have a day in the month are removed by `addDaysToMonth`.
  */
-export async function takeDayFromMonth(db: Db, kind: ListKind, day: string): Promise<number> {
-  await lockMonth(db, kind, monthOf(day));
+export async function takeDaysFromMonth(db: Db, kind: ListKind, days: DaySpan): Promise<number> {
+  await lockMonth(db, kind, monthOf(days.first));
   let taken = 0;
-  for (const r of rollupsOf(kind)) taken += await applyDayToMonth(db, r, day, -1);
+  for (const r of rollupsOf(kind)) taken += await applyDaysToMonth(db, r, days, -1);
   return taken;
 }
 
 /**
- * After the day's daily rows are written: add them to the month, then drop rows left with no day;
+ * After the days' daily rows are written: add them to the month, then drop rows left with no day;
  * then mark the running sums stale from the month on (the worker writes them again once idle).
  */
-export async function addDayToMonth(db: Db, kind: ListKind, day: string, taken: number): Promise<void> {
+export async function addDaysToMonth(db: Db, kind: ListKind, days: DaySpan, taken: number): Promise<void> {
   for (const r of rollupsOf(kind)) {
-    await applyDayToMonth(db, r, day, 1);
+    await applyDaysToMonth(db, r, days, 1);
     // A first build took nothing out, so it cannot have emptied a key.
-    if (taken > 0) await dropEmptyMonthRows(db, r, day);
+    if (taken > 0) await dropEmptyMonthRows(db, r, days);
   }
-  await markCumulativeStale(db, kind, day);
+  await markCumulativeStale(db, kind, days.first);
 }
 
 /**
