@@ -1,6 +1,6 @@
 import { RUNNING_SUMS_STALE } from '@bo/aggregates';
 import { AGGREGATE_KINDS, type AggregateKind } from '@bo/contracts';
-import { addDays, eachDay, monthPieces, selectRows, type Knex } from '@bo/db';
+import { addDays, eachDay, selectRows, type Knex } from '@bo/db';
 import type { BenchContext } from '../context.ts';
 import { writeMarker } from '../dataset/marker.ts';
 import { datasetSpec, isAggregated, type MainDataset } from '../dataset/main-dataset.ts';
@@ -12,11 +12,14 @@ import { count, measuredRow, ms, NotAvailable, round, seconds, times, type Bench
 export const DAY_TARGET = '≤ 1.3× the direct statements';
 export const REBUILD_TARGET = 'full set (365 days, all kinds) ≤ 10 min';
 
-type Rebuild = (knex: Knex, job: { kind: AggregateKind; day: string; toDay?: string; requestedBy: 'cli' }) => Promise<{ rows: number }>;
+type Job = { kind: AggregateKind; day: string; toDay?: string };
+type Rebuild = (knex: Knex, job: Job & { requestedBy: 'cli' }) => Promise<{ rows: number }>;
+type RangeTargets = (kinds: readonly AggregateKind[], from: string, to: string) => Job[];
 
-/** The worker's day build, and the refresh of the running sums it runs once its queue is idle. */
+/** The worker's build, the jobs a rerun of a range becomes, and the running sums' refresh it runs once its queue is idle. */
 export interface WorkerBuild {
   rebuild: Rebuild;
+  rangeTargets: RangeTargets;
   refresh: (knex: Knex) => Promise<unknown>;
 }
 
@@ -24,11 +27,16 @@ export interface WorkerBuild {
 export async function loadRebuild(): Promise<WorkerBuild> {
   const worker = (await import('@bo/aggregation-worker').catch(() => ({}))) as {
     rebuildAggregate?: Rebuild;
+    rangeTargets?: RangeTargets;
     refreshRunningSums?: WorkerBuild['refresh'];
   };
-  if (typeof worker.rebuildAggregate !== 'function' || typeof worker.refreshRunningSums !== 'function')
-    throw new NotAvailable('@bo/aggregation-worker does not export rebuildAggregate and refreshRunningSums yet');
-  return { rebuild: worker.rebuildAggregate, refresh: worker.refreshRunningSums };
+  if (
+    typeof worker.rebuildAggregate !== 'function' ||
+    typeof worker.rangeTargets !== 'function' ||
+    typeof worker.refreshRunningSums !== 'function'
+  )
+    throw new NotAvailable('@bo/aggregation-worker does not export rebuildAggregate, rangeTargets and refreshRunningSums yet');
+  return { rebuild: worker.rebuildAggregate, rangeTargets: worker.rangeTargets, refresh: worker.refreshRunningSums };
 }
 
 /** Statements that write the aggregate itself; the run log and build status are the job's bookkeeping. */
@@ -126,11 +134,9 @@ export const REBUILD_CONCURRENCY = 2;
 export async function rebuildAllDays(
   ctx: BenchContext,
   ds: MainDataset,
-  { rebuild, refresh }: WorkerBuild,
+  { rebuild, rangeTargets, refresh }: WorkerBuild,
 ): Promise<{ ms: number; jobs: number; rows: number }> {
-  const jobs = monthPieces(ds.firstDay, ds.lastDay).flatMap(({ first, last }) =>
-    AGGREGATE_KINDS.map((kind) => ({ kind, day: first, ...(last !== first ? { toDay: last } : {}) })),
-  );
+  const jobs = rangeTargets(AGGREGATE_KINDS, ds.firstDay, ds.lastDay);
   const start = process.hrtime.bigint();
   let rows = 0;
   let next = 0;
