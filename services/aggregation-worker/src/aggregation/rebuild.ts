@@ -95,19 +95,29 @@ async function buildInflow(trx: Db, days: DaySpan, hour: number | undefined, bui
   // First, in day order: the day-level inflow rollups are rewritten from every hour of each day.
   for (const day of dayList) await lockBuild(trx, 'inflow', day);
   let rows = 0;
-  const records: BuiltDayRecord[] = [];
+  const marks = new Map<string, Map<number, number>>();
   for (const day of dayList) {
     const range = hour === undefined ? dayRange(day) : hourRange(day, hour);
     const { maxPerHour, span } = await inflowLogMarks(trx, range);
     await deleteInflowRows(trx, day, hour);
     rows += await insertInflowRows(trx, day, range, span);
-    const hours = hour === undefined ? Array.from({ length: 24 }, (_, h) => h) : [hour];
-    records.push(...hours.map((h) => ({ kind: 'inflow' as const, day, hour: h, builtMaxNo: maxPerHour.get(h) ?? 0, rows: 0, builtAt })));
+    marks.set(day, maxPerHour);
   }
   await rebuildInflowRollups(trx, days, hour);
-  for (const day of dayList) {
+  const hours = hour === undefined ? Array.from({ length: 24 }, (_, h) => h) : [hour];
+  const records: BuiltDayRecord[] = [];
+  for (const [day, maxPerHour] of marks) {
     const rowsPerHour = await inflowRowsPerHour(trx, day);
-    for (const r of records) if (r.day === day) r.rows = rowsPerHour.get(r.hour) ?? 0;
+    records.push(
+      ...hours.map((h) => ({
+        kind: 'inflow' as const,
+        day,
+        hour: h,
+        builtMaxNo: maxPerHour.get(h) ?? 0,
+        rows: rowsPerHour.get(h) ?? 0,
+        builtAt,
+      })),
+    );
   }
   await recordBuiltDays(trx, records);
   return rows;
