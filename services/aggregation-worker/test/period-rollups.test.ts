@@ -100,6 +100,31 @@ describe('period rollups: kind period and the inflow rollups', () => {
     ).to.deep.equal([]);
   });
 
+  it('when a day has sales and a cancellation of a goods the master no longer holds, then they count under every goods only, as the hours do', async () => {
+    const day = DAYS[2]!;
+    // Taken off the catalogue after it sold: no goods row, so no snapshot row and no dimension.
+    const sale = (seq: number, evtGb: '10' | '20', time: string, qty: number, amt: number): EvtRow => ({
+      ord_no: data.ords[1]!.ord_no,
+      ord_goods_seq: seq,
+      site_no: '20',
+      goods_no: 'GGONE',
+      agrt_gb_cd: '02',
+      evt_gb_cd: evtGb,
+      evt_dtm: `${day} ${time}`,
+      qty,
+      amt,
+      dc_amt_2nd: 0,
+      dc_amt_3rd: 150,
+    });
+    const events = [sale(97, '10', '00:00:00', 2, 12000), sale(98, '20', '23:59:59', 1, 6000)];
+    await db.knex('ord_stat_evt').insert(events);
+    data.events.push(...events);
+    await build('period', day);
+    expect(await storedPeriod(db.knex, day)).to.deep.equal(expectedPeriod(data, day, filedAs));
+    expect(await storedMonths(db.knex, 'events')).to.deep.equal(expectedMonths());
+    expect(await storedMonths(db.knex, 'events-all-sites')).to.deep.equal(expectedAllSiteMonths());
+  });
+
   it('when goods change attributes after they were first filed, then later builds file them as before, and a goods first seen later as it is then', async () => {
     const moved = data.goods.find((g) => g.md_id && g.brand_no)!;
     await db
