@@ -9,6 +9,7 @@ import { TEST_SERVER_URL } from '@bo/testing';
 import { SECTIONS } from '../src/options.ts';
 import { CACHED_FAMILIES, STAT_OPERATIONS } from '../src/rows/statistics-cases.ts';
 import type { BenchRow } from '../src/report/rows.ts';
+import { REBUILT_TABLES } from '../src/rows/aggregate-copy.ts';
 
 const BENCH = join(import.meta.dirname, '..', 'src', 'bench.ts');
 
@@ -66,6 +67,17 @@ describe('bench --scale tiny (smoke)', function () {
       ...Array<string>(2).fill('goods filtered'),
       ...Array<string>(2).fill('goods unfiltered'),
     ]);
+  });
+
+  it('when the full rebuild is measured, then it is set against a bare copy of a quarter of the rows its tables hold', () => {
+    const rebuild = rows.find((r) => r.section === 'aggregation' && r.hotPath.includes('-day rebuild'))!;
+    const f = rebuild.figures as Record<string, number>;
+    expect(f.tableRows, 'rows the rebuilt tables hold').to.be.greaterThan(0);
+    // A quarter of each table, rounded up: at most one row more per table.
+    expect(f.copiedRows).to.be.within(f.tableRows! / 4, f.tableRows! / 4 + REBUILT_TABLES.length);
+    expect(f.copyEstimateMs).to.be.greaterThan(0);
+    expect(f.ratioToCopy).to.equal(Number((f.ms! / f.copyEstimateMs!).toFixed(3)));
+    expect(rebuild.reference).to.match(/^bare copy of the [\d,]+ rows the tables hold: est\. /);
   });
 
   it('when the goods list without a filter is measured, then its cold and warm rows also time the first byte of each answer', () => {
