@@ -1,4 +1,4 @@
-import { INFLOW_AGGREGATES, LIST_AGGREGATES, PERIOD_ROLLUPS } from '@bo/aggregates';
+import { AGGREGATE_TABLES } from '@bo/aggregates';
 import { selectRows, type Knex } from '@bo/db';
 import { elapsedMs } from '../infra/percentiles.ts';
 
@@ -9,19 +9,6 @@ import { elapsedMs } from '../infra/percentiles.ts';
  * appends), tables two at a time as the rebuild runs its jobs; the time per row of each table
  * gives the estimate for all its rows.
  */
-
-/** Every table a full rebuild writes (the running sums included: the rebuild ends with their refresh). */
-export const REBUILT_TABLES: readonly string[] = [
-  ...Object.values(LIST_AGGREGATES).flatMap((a) => [
-    a.daily,
-    a.monthly,
-    ...(a.allSites ? [a.allSites.daily, a.allSites.monthly] : []),
-    ...(a.tenDays ? [a.tenDays] : []),
-    ...(a.cumulative ? [a.cumulative] : []),
-  ]),
-  ...Object.values(PERIOD_ROLLUPS),
-  ...Object.values(INFLOW_AGGREGATES),
-];
 
 /** Share of each table copied: a quarter keeps the full scale's copy near a minute or two. */
 const COPIED_SHARE = 0.25;
@@ -53,7 +40,8 @@ async function copyShare(knex: Knex, table: string): Promise<{ rows: number; cop
 
 /** Copy a share of every rebuilt table, `concurrency` at a time; see the file's comment. */
 export async function measureCopyFloor(knex: Knex, concurrency: number): Promise<CopyFloor> {
-  const queue = [...REBUILT_TABLES];
+  // Every aggregate table (the running sums included: the rebuild ends with their refresh).
+  const queue = [...AGGREGATE_TABLES];
   let tableRows = 0;
   let copiedRows = 0;
   let copiedMs = 0;

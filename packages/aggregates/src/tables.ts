@@ -128,6 +128,23 @@ export const INFLOW_AGGREGATES = {
 } as const;
 
 /** The attributes each goods is filed under in the dimension rollups, as first seen (never updated). */
+/**
+ * Every table the builds write aggregate rows into: the lists' daily, monthly, every-site,
+ * ten-day and running-sum tables, the period rollups and the inflow aggregates (not the worker's
+ * book-keeping, the goods snapshot or the AI window).
+ */
+export const AGGREGATE_TABLES: readonly string[] = [
+  ...Object.values(LIST_AGGREGATES).flatMap((a) => [
+    a.daily,
+    a.monthly,
+    ...(a.allSites ? [a.allSites.daily, a.allSites.monthly] : []),
+    ...(a.tenDays ? [a.tenDays] : []),
+    ...(a.cumulative ? [a.cumulative] : []),
+  ]),
+  ...Object.values(PERIOD_ROLLUPS),
+  ...Object.values(INFLOW_AGGREGATES),
+];
+
 export const GOODS_DIM_SNAPSHOT = 'agg_goods_dim';
 
 /**

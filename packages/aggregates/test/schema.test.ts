@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { migrateRollback } from '@bo/db';
 import { createTestDatabase, type TestDatabase } from '@bo/testing';
 import {
+  AGGREGATE_TABLES,
   AI_WINDOW_TABLES,
   aggregateMigrations,
   boMigrations,
@@ -39,15 +40,7 @@ describe('aggregate tables: the description matches the migrated schema', () => 
   after(() => db?.drop());
 
   const described = () => [
-    ...Object.values(LIST_AGGREGATES).flatMap((l) => [
-      l.daily,
-      l.monthly,
-      ...(l.allSites ? [l.allSites.daily, l.allSites.monthly] : []),
-      ...(l.tenDays ? [l.tenDays] : []),
-      ...(l.cumulative ? [l.cumulative] : []),
-    ]),
-    ...Object.values(PERIOD_ROLLUPS),
-    ...Object.values(INFLOW_AGGREGATES),
+    ...AGGREGATE_TABLES,
     GOODS_DIM_SNAPSHOT,
     RUNNING_SUMS_STALE,
     ...Object.values(BUILD_TABLES),
