@@ -3,11 +3,11 @@ import { AGGREGATE_KINDS, type AggregateKind } from '@bo/contracts';
 import { addDays, eachDay, selectRows, type Knex } from '@bo/db';
 import type { BenchContext } from '../context.ts';
 import { writeMarker } from '../dataset/marker.ts';
-import { measureCopyFloor } from './aggregate-copy.ts';
 import { datasetSpec, isAggregated, type MainDataset } from '../dataset/main-dataset.ts';
 import { elapsedMs, median } from '../infra/percentiles.ts';
 import { captureQueries, type CapturedQuery } from '../infra/sql-capture.ts';
 import { createPool, timeRuns, type Pool } from '../infra/sql-replay.ts';
+import { measureCopyFloor } from './aggregate-copy.ts';
 import { count, measuredRow, ms, NotAvailable, round, seconds, times, type BenchRow } from '../report/rows.ts';
 
 export const DAY_TARGET = '≤ 1.3× the direct statements';

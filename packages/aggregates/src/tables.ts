@@ -127,7 +127,6 @@ export const INFLOW_AGGREGATES = {
   dimHourlyAll: 'agg_inflow_dim_hourly_all',
 } as const;
 
-/** The attributes each goods is filed under in the dimension rollups, as first seen (never updated). */
 /**
  * Every table the builds write aggregate rows into: the lists' daily, monthly, every-site,
  * ten-day and running-sum tables, the period rollups and the inflow aggregates (not the worker's
@@ -145,6 +144,7 @@ export const AGGREGATE_TABLES: readonly string[] = [
   ...Object.values(INFLOW_AGGREGATES),
 ];
 
+/** The attributes each goods is filed under in the dimension rollups, as first seen (never updated). */
 export const GOODS_DIM_SNAPSHOT = 'agg_goods_dim';
 
 /**

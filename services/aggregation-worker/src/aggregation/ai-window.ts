@@ -51,8 +51,9 @@ export async function recomputeAiWindow(knex: Knex, s: AiWindowSettings): Promis
 
 /**
  * After a build of (kind, day) or of days `day`..`toDay`: recompute when an inflow or goods day
- * of the current window was built, or when the current window has no sums yet (the first build of a new day — normally the
- * 09:00 build of yesterday, which is in the window anyway). Returns whether it recomputed.
+ * of the current window was built, or when the current window has no sums yet (the first build
+ * of a new day — normally the 09:00 build of yesterday, which is in the window anyway). Returns
+ * whether it recomputed.
  */
 export async function refreshAiWindowAfterBuild(
   knex: Knex,
