@@ -1,6 +1,7 @@
 import { AGGREGATE_TABLES } from '@bo/aggregates';
 import { selectRows, type Knex } from '@bo/db';
 import { elapsedMs } from '../infra/percentiles.ts';
+import { eachConcurrently } from '../infra/work-list.ts';
 
 /**
  * The rebuild's floor: the server writing the rows a full rebuild leaves, with the same keys and
@@ -40,22 +41,18 @@ async function copyShare(knex: Knex, table: string): Promise<{ rows: number; cop
 
 /** Copy a share of every rebuilt table, `concurrency` at a time; see the file's comment. */
 export async function measureCopyFloor(knex: Knex, concurrency: number): Promise<CopyFloor> {
-  // Every aggregate table (the running sums included: the rebuild ends with their refresh).
-  const queue = [...AGGREGATE_TABLES];
   let tableRows = 0;
   let copiedRows = 0;
   let copiedMs = 0;
   let busyMs = 0;
-  const loop = async () => {
-    for (let table = queue.shift(); table; table = queue.shift()) {
-      const c = await copyShare(knex, table);
-      tableRows += c.rows;
-      copiedRows += c.copied;
-      copiedMs += c.ms;
-      // A table's whole copy at its sample's pace (an empty table: nothing).
-      if (c.copied > 0) busyMs += (c.ms * c.rows) / c.copied;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
+  // Every aggregate table (the running sums included: the rebuild ends with their refresh).
+  await eachConcurrently(AGGREGATE_TABLES, concurrency, async (table) => {
+    const c = await copyShare(knex, table);
+    tableRows += c.rows;
+    copiedRows += c.copied;
+    copiedMs += c.ms;
+    // A table's whole copy at its sample's pace (an empty table: nothing).
+    if (c.copied > 0) busyMs += (c.ms * c.rows) / c.copied;
+  });
   return { estimateMs: busyMs / concurrency, tableRows, copiedRows, copiedMs };
 }

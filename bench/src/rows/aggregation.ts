@@ -7,6 +7,7 @@ import { datasetSpec, isAggregated, type MainDataset } from '../dataset/main-dat
 import { elapsedMs, median } from '../infra/percentiles.ts';
 import { captureQueries, type CapturedQuery } from '../infra/sql-capture.ts';
 import { createPool, timeRuns, type Pool } from '../infra/sql-replay.ts';
+import { eachConcurrently } from '../infra/work-list.ts';
 import { measureCopyFloor } from './aggregate-copy.ts';
 import { count, measuredRow, ms, NotAvailable, round, seconds, times, type BenchRow } from '../report/rows.ts';
 
@@ -140,20 +141,15 @@ export async function rebuildAllDays(
   const jobs = rangeTargets(AGGREGATE_KINDS, ds.firstDay, ds.lastDay);
   const start = process.hrtime.bigint();
   let rows = 0;
-  let next = 0;
   let lastLog = Date.now();
-  const loop = async () => {
-    while (next < jobs.length) {
-      const job = jobs[next++]!;
-      const built = await rebuild(ds.knex, { ...job, requestedBy: 'cli' });
-      rows += built.rows;
-      if (Date.now() - lastLog > 15_000) {
-        lastLog = Date.now();
-        ctx.log(`  rebuild: ${job.kind} ${job.day}..${job.toDay ?? job.day} (${next}/${jobs.length} jobs, ${seconds(elapsedMs(start))})`);
-      }
+  await eachConcurrently(jobs, REBUILD_CONCURRENCY, async (job, i) => {
+    const built = await rebuild(ds.knex, { ...job, requestedBy: 'cli' });
+    rows += built.rows;
+    if (Date.now() - lastLog > 15_000) {
+      lastLog = Date.now();
+      ctx.log(`  rebuild: ${job.kind} ${job.day}..${job.toDay ?? job.day} (${i + 1}/${jobs.length} jobs, ${seconds(elapsedMs(start))})`);
     }
-  };
-  await Promise.all(Array.from({ length: REBUILD_CONCURRENCY }, loop));
+  });
   ctx.log(`  rebuild: ${jobs.length} jobs in ${seconds(elapsedMs(start))}; refreshing the running sums`);
   await refresh(ds.knex);
   const took = elapsedMs(start);
