@@ -49,6 +49,16 @@ export interface ListAggregate {
    * (the payment-method and supplier lists read a few hundred).
    */
   cumulative?: string;
+  /**
+   * The same running sums by day: per (agrtGb, day, keys, attributes) the sums and `day_cnt` of
+   * every every-site daily row up to and including the day, every day from the first with rows to
+   * the last, every key seen by then present. Any range without a site condition is then two rows
+   * per key (through its last day minus through the day before its first) instead of a month's,
+   * ten days' and single days' rows grouped: the 31-day category list 20.7 -> 6.7 ms alone at full
+   * scale. Refreshed with the monthly ones, from the first day of the month marked stale. The
+   * category list has them (~820 keys, 0.6 M rows a year); the goods list's would be 15 M.
+   */
+  runningDays?: string;
 }
 
 const allSites = (table: string) => ({ daily: `agg_${table}_daily_all`, monthly: `agg_${table}_monthly_all` });
@@ -62,6 +72,7 @@ export const LIST_AGGREGATES: Record<ListKind, ListAggregate> = {
     allSites: allSites('ctg'),
     tenDays: 'agg_ctg_tenday_all',
     cumulative: 'agg_ctg_cum_all',
+    runningDays: 'agg_ctg_cum_day_all',
   },
   payway: { daily: 'agg_payway_daily', monthly: 'agg_payway_monthly', keys: ['pay_way_cd'], attributes: [], allSites: allSites('payway') },
   goods: {
@@ -139,6 +150,7 @@ export const AGGREGATE_TABLES: readonly string[] = [
     ...(a.allSites ? [a.allSites.daily, a.allSites.monthly] : []),
     ...(a.tenDays ? [a.tenDays] : []),
     ...(a.cumulative ? [a.cumulative] : []),
+    ...(a.runningDays ? [a.runningDays] : []),
   ]),
   ...Object.values(PERIOD_ROLLUPS),
   ...Object.values(INFLOW_AGGREGATES),

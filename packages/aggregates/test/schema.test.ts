@@ -102,6 +102,16 @@ describe('aggregate tables: the description matches the migrated schema', () => 
     }
   });
 
+  it("when a list's running sums by day are read, then they are keyed on (agrtGb, day, keys, attributes) without a site and carry the measures and day count", () => {
+    const lists = Object.values(LIST_AGGREGATES).filter((l) => l.runningDays);
+    expect(lists.map((l) => l.runningDays)).to.deep.equal(['agg_ctg_cum_day_all']);
+    for (const list of lists) {
+      const keyed = ['agrt_gb_cd', 'agrt_dt', ...list.keys, ...list.attributes];
+      expect(primaryKeys.get(list.runningDays!)).to.deep.equal(keyed);
+      expect(columns.get(list.runningDays!)).to.deep.equal([...keyed, ...MEASURE_COLUMNS, 'day_cnt']);
+    }
+  });
+
   it('when the period and inflow rollups are read, then they carry the measures or the page-view count by goods dimension', () => {
     for (const table of Object.values(PERIOD_ROLLUPS)) expect(columns.get(table), table).to.include.members(MEASURE_COLUMNS);
     for (const table of Object.values(INFLOW_AGGREGATES)) expect(columns.get(table), table).to.include('inf_cnt');

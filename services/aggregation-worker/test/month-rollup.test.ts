@@ -151,6 +151,34 @@ function expectedRunning(data: SourceData, kind: DailyKindName, built: readonly 
 }
 
 /**
+ * The category list's running sums by day recomputed from the events: for every calendar day from
+ * the first built day with rows to the last, each key's every-site daily sums (one row a day per
+ * key, counted once) added up through it.
+ */
+function expectedRunningDays(data: SourceData, built: readonly string[]): AggRow[] {
+  const rowsOf = (day: string) => (built.includes(day) ? sumWithout(expectedDaily(data, 'category', day), ['site_no'], {}, false) : []);
+  const withRows = [...built].sort().filter((d) => rowsOf(d).length > 0);
+  if (!withRows.length) return [];
+  const running = new Map<string, AggRow>();
+  const out: AggRow[] = [];
+  for (const day of eachDay(withRows[0]!, withRows[withRows.length - 1]!)) {
+    for (const row of rowsOf(day)) {
+      const key = JSON.stringify([row.agrt_gb_cd, row.std_ctg_no, row.md_id]);
+      const sum = running.get(key) ?? { ...row, ...Object.fromEntries([...MEASURES, 'day_cnt'].map((c) => [c, 0])) };
+      for (const c of MEASURES) sum[c] = (sum[c] as number) + (row[c] as number);
+      sum.day_cnt = (sum.day_cnt as number) + 1;
+      running.set(key, sum);
+    }
+    out.push(...[...running.values()].map((r) => ({ ...r, agrt_dt: day })));
+  }
+  return sortCanonical(out);
+}
+
+/** The stored running sums by day of the category list (refreshed by `storedRunning` first). */
+const storedRunningDays = async (db: TestDatabase): Promise<AggRow[]> =>
+  normalised(await db.knex<AggRow>('agg_ctg_cum_day_all'), 'agrt_dt', true);
+
+/**
  * The stored running sums once refreshed, as the worker does when its queue is idle (the builds
  * only mark them stale); a key taken out again may keep a row of zeros (no day), which lists skip.
  */
@@ -236,6 +264,7 @@ describe('monthly roll-ups of the list aggregates', () => {
     }
     for (const kind of ['category', 'goods'] as const)
       expect(await storedRunning(db, kind), `${kind} running sums`).to.deep.equal(expectedRunning(data, kind, built));
+    expect(await storedRunningDays(db), 'category running sums by day').to.deep.equal(expectedRunningDays(data, built));
     for (const kind of ['category', 'goods'] as const)
       expect(await storedTenDays(db, kind), `${kind} ten days`).to.deep.equal(expectedTenDays(data, kind, built));
   };
@@ -363,6 +392,19 @@ describe('monthly roll-ups of the list aggregates', () => {
       .update({ ord_qty: db.knex.raw('ord_qty + 2') });
     expect((await reconcileMonths(db.knex, ['2026-05-02'])).map((f) => `${f.kind} ${f.month}`)).to.deep.equal(['category 2026-05-01']);
     await expectMonthsRight(DAYS);
+
+    // The running sums by day changed by hand (one day's row of a key), or one taken out: found
+    // from the day's month, and rewritten from the daily rows.
+    await db
+      .knex('agg_ctg_cum_day_all')
+      .where({ agrt_dt: '2026-04-29' })
+      .limit(1)
+      .update({ dc_amt_2nd: db.knex.raw('dc_amt_2nd + 3') });
+    expect((await reconcileMonths(db.knex, ['2026-04-29'])).map((f) => `${f.kind} ${f.month}`)).to.deep.equal(['category 2026-04-01']);
+    await expectMonthsRight(DAYS);
+    await db.knex('agg_ctg_cum_day_all').where({ agrt_dt: '2026-05-01' }).limit(1).delete();
+    expect((await reconcileMonths(db.knex, ['2026-05-02'])).map((f) => `${f.kind} ${f.month}`)).to.deep.equal(['category 2026-05-01']);
+    await expectMonthsRight(DAYS);
     expect(await reconcileMonths(db.knex, DAYS), 'all agree again').to.deep.equal([]);
   });
 });
@@ -383,6 +425,7 @@ describe('running sums of the category and goods lists, built out of order and a
   const expectRunningRight = async (built: readonly string[], why: string) => {
     for (const kind of ['category', 'goods'] as const)
       expect(await storedRunning(db, kind), `${kind} ${why}`).to.deep.equal(expectedRunning(data, kind, built));
+    expect(await storedRunningDays(db), `category by day ${why}`).to.deep.equal(expectedRunningDays(data, built));
   };
   const months = async () =>
     ((await db.knex('agg_goods_cum_all').distinct(db.knex.raw("DATE_FORMAT(agrt_mon, '%Y-%m') AS m")).orderBy('m')) as { m: string }[]).map(
@@ -550,6 +593,7 @@ describe('list roll-ups built as ranges of days, each month in one job (bulk mod
       expect(await storedRunning(db, kind), `${kind} running sums ${why}`).to.deep.equal(expectedRunning(data, kind, built));
       expect(await storedTenDays(db, kind), `${kind} ten days ${why}`).to.deep.equal(expectedTenDays(data, kind, built));
     }
+    expect(await storedRunningDays(db), `category running sums by day ${why}`).to.deep.equal(expectedRunningDays(data, built));
   };
 
   before(async () => {
@@ -630,6 +674,14 @@ describe('list roll-ups built as ranges of days, each month in one job (bulk mod
     for (const kind of DAILY) await buildRange(kind, APRIL);
     await expectListsRight(RANGE_DAYS, 'after the key left');
     expect(await siteRows(), 'the key without days left the month').to.deep.equal({ n: 0 });
+  });
+
+  it('when the migration that adds the running sums by day runs on days already built, then its backfill equals the recomputation', async () => {
+    await db.knex.raw('DROP TABLE agg_ctg_cum_day_all');
+    await aggregateMigrations.find((m) => m.name === '0115-running-days-category')!.up(db.knex);
+    const backfilled = normalised(await db.knex<AggRow>('agg_ctg_cum_day_all'), 'agrt_dt', true);
+    expect(backfilled.length, 'rows backfilled').to.be.greaterThan(0);
+    expect(backfilled).to.deep.equal(expectedRunningDays(data, RANGE_DAYS));
   });
 
   it('when ranges and single days of the same month are built at once by parallel workers, then none deadlocks and each day counts once', async () => {

@@ -13,6 +13,7 @@ import { tenDayCategoryMigration } from './0111-ten-day-category.ts';
 import { tenDayGoodsMigration } from './0112-ten-day-goods.ts';
 import { runningSumsStaleMigration } from './0113-running-sums-stale.ts';
 import { runLogRangeMigration } from './0114-run-log-range.ts';
+import { runningDaysCategoryMigration } from './0115-running-days-category.ts';
 
 /** The aggregate tables in the bo database, after the platform's source tables. */
 export const aggregateMigrations: readonly Migration[] = [
@@ -30,6 +31,7 @@ export const aggregateMigrations: readonly Migration[] = [
   tenDayGoodsMigration,
   runningSumsStaleMigration,
   runLogRangeMigration,
+  runningDaysCategoryMigration,
 ];
 
 /** Everything the bo database needs: the source tables, then the aggregates. */

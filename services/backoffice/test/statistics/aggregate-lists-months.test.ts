@@ -86,7 +86,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     await expectEveryList({ startDate: '2026-02-01', endDate: '2026-03-08' }, '01');
   });
 
-  it('when the range is several whole months, then the category and goods lists read them from their running sums, filtered or not, as far as days are aggregated', async () => {
+  it('when the range is several whole months, then the category and goods lists read them from their running sums (by day and by month), filtered or not, as far as days are aggregated', async () => {
     const captured: string[] = [];
     const onQuery = (q: Captured) => captured.push(q.sql);
     const spans = [
@@ -102,7 +102,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     const lists = [
       {
         path: CATEGORY,
-        table: '`agg_ctg_cum_all`',
+        table: '`agg_ctg_cum_day_all`',
         expected: (q: Q): unknown[] => categoryRows(a, q),
         filters: [{}, { mdId: 'MD02' }, { stdCtgNo: 'C1000' }, { stdCtgNo: 'C2000', mdId: 'MD01' }],
       },
@@ -309,18 +309,31 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
 
   it('when day builds have left the running sums behind, then the lists read those months from the monthly rows until the sums are refreshed', async () => {
     const span = { startDate: '2026-01-01', endDate: '2026-03-31' };
+    // Bumped: the goods list's running sums of March, the category list's by day of the last built day.
     const cases = [
-      { kind: 'goods' as const, path: GOODS, table: 'agg_goods_cum_all', expected: () => goodsRows(a, range('01', span)) },
-      { kind: 'category' as const, path: CATEGORY, table: 'agg_ctg_cum_all', expected: () => categoryRows(a, range('01', span)) },
+      {
+        kind: 'goods' as const,
+        path: GOODS,
+        table: 'agg_goods_cum_all',
+        bumped: { agrt_mon: '2026-03-01' },
+        expected: () => goodsRows(a, range('01', span)),
+      },
+      {
+        kind: 'category' as const,
+        path: CATEGORY,
+        table: 'agg_ctg_cum_day_all',
+        bumped: { agrt_dt: '2026-03-08' },
+        expected: () => categoryRows(a, range('01', span)),
+      },
     ];
     for (const c of cases) {
       const list = async () => payloads<{ ordAmt: number }>(await get(c.path, { ...span, agrtGb: '01' }));
       await refreshRunningSums(db.knex);
       expect(await list(), `${c.kind}: current sums`).to.deep.equal(c.expected());
-      // March's running sums bumped by hand: while current, the list reads them (the bump shows).
+      // The last running sums of the range bumped by hand: while current, the list reads them (the bump shows).
       const bumped = await db
         .knex(c.table)
-        .where({ agrt_gb_cd: '01', agrt_mon: '2026-03-01' })
+        .where({ agrt_gb_cd: '01', ...c.bumped })
         .andWhere('day_cnt', '>', 0)
         .update({ ord_amt: db.knex.raw('ord_amt + 1000') });
       expect(bumped, `${c.kind}: running rows bumped`).to.be.greaterThan(0);
@@ -423,7 +436,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
         }
   });
 
-  it('when a whole ten-day span is inside the range, then its ten-day rows serve; a span the range cuts, with built days outside it, is read from its days', async () => {
+  it('when a whole ten-day span is inside the range, then its ten-day rows serve (the category list while its running sums by day are stale); a span the range cuts, with built days outside it, is read from its days', async () => {
     const whole = [
       { startDate: '2026-02-11', endDate: '2026-02-20' },
       { startDate: '2026-02-05', endDate: '2026-02-25' },
@@ -443,6 +456,9 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       const captured: string[] = [];
       const onQuery = (q: Captured) => captured.push(q.sql);
       await bump(1000);
+      // Current, the category list's running sums by day would serve: marked stale as a day build marks them.
+      if (list.name === 'category')
+        await db.knex('agg_cum_stale').insert({ kind: 'category', from_mon: '2026-01-01' }).onConflict('kind').merge();
       db.knex.on('query', onQuery);
       try {
         for (const r of whole)
@@ -454,6 +470,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       } finally {
         db.knex.off('query', onQuery);
         await bump(-1000);
+        await refreshRunningSums(db.knex);
       }
       expect(captured.join('\n')).to.include(`\`${list.table}\``);
       for (const r of whole) expect(await total({ agrtGb: '01', ...r }), `${list.name} ${JSON.stringify(r)}`).to.equal(expected(r));

@@ -130,6 +130,11 @@ describe('statistics: aggregate-list answers cached in Redis (STATISTICS_ANSWER_
           [day, `${day.slice(0, 7)}-01`],
         );
       }
+      // And, as a build does, the list's running sums marked stale from its month (they are not moved).
+      await trx('agg_cum_stale')
+        .insert({ kind: 'category', from_mon: `${day.slice(0, 7)}-01` })
+        .onConflict('kind')
+        .merge();
       await trx('agg_built_day')
         .where({ kind: 'category', agrt_dt: day, agrt_hour: -1 })
         .update({ built_dtm: trx.raw('? - INTERVAL 1 SECOND', [latest!.at]) });

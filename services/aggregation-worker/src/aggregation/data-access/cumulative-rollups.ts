@@ -1,4 +1,4 @@
-import { addMonths, eachMonth, execute, selectRows, type Db } from '@bo/db';
+import { addDays, addMonths, eachDay, eachMonth, execute, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, RUNNING_SUMS_STALE, type ListKind } from '@bo/aggregates';
 
 /**
@@ -10,7 +10,8 @@ import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, RUNNING_SU
  * January moves eleven months of them, and a range rebuilt day by day moved each month once per
  * earlier day. It marks its month stale (`RUNNING_SUMS_STALE`), the lists read the monthly rows
  * of the months marked, and `refreshCumulative` writes them again from the first month marked,
- * once the builds are done.
+ * once the builds are done. The category list also has them by day (`runningDays`), written
+ * again with the monthly ones from the first day of the month marked.
  */
 
 interface Cumulative {
@@ -19,12 +20,15 @@ interface Cumulative {
   monthly: string;
   /** The key and the attributes. */
   keys: readonly string[];
+  /** The running sums by day (`runningDays`) and the daily rows they sum, where the list has them. */
+  days?: { table: string; daily: string };
 }
 
 function cumulativeOf(kind: ListKind): Cumulative | undefined {
-  const { cumulative, keys, attributes } = LIST_AGGREGATES[kind];
+  const { cumulative, runningDays, keys, attributes } = LIST_AGGREGATES[kind];
   if (!cumulative) return undefined;
-  return { table: cumulative, monthly: everySiteTables(kind).monthly, keys: [...keys, ...attributes] };
+  const { monthly, daily } = everySiteTables(kind);
+  return { table: cumulative, monthly, keys: [...keys, ...attributes], ...(runningDays ? { days: { table: runningDays, daily } } : {}) };
 }
 
 const SUMS = [...MEASURE_COLUMNS, 'day_cnt'];
@@ -39,6 +43,21 @@ async function monthSpan(db: Db, table: string): Promise<{ first?: string; last?
   const rows = await selectRows<{ first: string; last: string }>(
     db,
     `SELECT DATE_FORMAT(MIN(agrt_mon), '%Y-%m') AS first, DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last
+       FROM ${table} WHERE agrt_gb_cd IN (${GBS}) GROUP BY agrt_gb_cd`,
+    AGRT_GBS,
+  );
+  if (!rows.length) return {};
+  return {
+    first: rows.map((r) => r.first).reduce((a, b) => (b < a ? b : a)),
+    last: rows.map((r) => r.last).reduce((a, b) => (b > a ? b : a)),
+  };
+}
+
+/** The first and last day (`yyyy-MM-dd`) `table` holds rows for, over both agrtGbs, as `monthSpan`. */
+async function daySpan(db: Db, table: string): Promise<{ first?: string; last?: string }> {
+  const rows = await selectRows<{ first: string; last: string }>(
+    db,
+    `SELECT DATE_FORMAT(MIN(agrt_dt), '%Y-%m-%d') AS first, DATE_FORMAT(MAX(agrt_dt), '%Y-%m-%d') AS last
        FROM ${table} WHERE agrt_gb_cd IN (${GBS}) GROUP BY agrt_gb_cd`,
     AGRT_GBS,
   );
@@ -69,6 +88,41 @@ async function writeMonth(db: Db, c: Cumulative, month: string): Promise<void> {
      ) u GROUP BY agrt_gb_cd, ${keys}`,
     [firstDay(month), ...AGRT_GBS, firstDay(addMonths(month, -1)), ...AGRT_GBS, firstDay(month)],
   );
+}
+
+/** Day `day`'s running sums by day: those of the day before plus the day's daily rows (of every site). */
+async function writeDay(db: Db, days: NonNullable<Cumulative['days']>, keyList: readonly string[], day: string): Promise<void> {
+  const keys = keyList.join(', ');
+  await execute(
+    db,
+    `INSERT INTO ${days.table} (agrt_gb_cd, agrt_dt, ${keys}, ${SUMS.join(', ')})
+     SELECT agrt_gb_cd, ?, ${keys}, ${SUMS.map((s) => `SUM(${s})`).join(', ')} FROM (
+       SELECT agrt_gb_cd, ${keys}, ${SUMS.join(', ')} FROM ${days.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt = ? AND day_cnt > 0
+       UNION ALL
+       SELECT agrt_gb_cd, ${keys}, ${MEASURE_COLUMNS.join(', ')}, 1 FROM ${days.daily} WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt = ?
+     ) u GROUP BY agrt_gb_cd, ${keys}`,
+    [day, ...AGRT_GBS, addDays(day, -1), ...AGRT_GBS, day],
+  );
+}
+
+/**
+ * Write the running sums by day again from day `from` to the last day (the daily rows' or the
+ * sums' own, whichever is later), as `refreshCumulative` does by month; returns the days written.
+ */
+async function rewriteDays(db: Db, c: Cumulative, from: string): Promise<number> {
+  if (!c.days) return 0;
+  const span = await daySpan(db, c.days.daily);
+  const { last } = await daySpan(db, c.days.table);
+  const next = last !== undefined ? addDays(last, 1) : span.first;
+  const start = next !== undefined && next < from ? next : from;
+  await db(c.days.table).whereIn('agrt_gb_cd', AGRT_GBS).andWhere('agrt_dt', '>=', start).delete();
+  const to = [span.last, last]
+    .filter((d): d is string => d !== undefined && d >= start)
+    .sort()
+    .pop();
+  const days = to === undefined ? [] : eachDay(start, to);
+  for (const d of days) await writeDay(db, c.days, c.keys, d);
+  return days.length;
 }
 
 /** The first month marked stale for `kind`'s running sums (`yyyy-MM`), if any; `lock` holds the mark until commit. */
@@ -121,6 +175,7 @@ export async function refreshCumulative(db: Db, kind: ListKind): Promise<number>
     .pop();
   const months = to === undefined ? [] : eachMonth(start, to);
   for (const m of months) await writeMonth(db, c, m);
+  await rewriteDays(db, c, firstDay(from));
   await db(RUNNING_SUMS_STALE).where({ kind }).delete();
   return months.length;
 }
@@ -137,7 +192,8 @@ export async function markAllCumulativeStale(db: Db, kind: ListKind): Promise<vo
 
 /**
  * Keys whose running sums of `month` (`yyyy-MM-01`) minus those of the month before differ from
- * the month's monthly rows (0 for a list without running sums).
+ * the month's monthly rows, and (key, day) pairs of the month whose running sums by day minus
+ * those of the day before differ from the day's daily rows (0 for a list without running sums).
  */
 export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: string): Promise<number> {
   const c = cumulativeOf(kind);
@@ -158,6 +214,36 @@ export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: str
        ) u GROUP BY agrt_gb_cd, ${keys} HAVING ${SUMS.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
      ) d`,
     [...AGRT_GBS, month, ...AGRT_GBS, firstDay(addMonths(month.slice(0, 7), -1)), ...AGRT_GBS, month],
+  );
+  return Number(row?.n ?? 0) + (await dayKeysDiffering(db, c, month));
+}
+
+/**
+ * (key, day) pairs of `month` whose running sums by day do not step by the day's daily rows: the
+ * sums of each day, minus those of the day before carried to it (up to the sums' last day, after
+ * which nothing is carried), minus the daily rows. A key missing on a day after it was seen, or a
+ * day of daily rows past the sums' end, shows as a difference.
+ */
+async function dayKeysDiffering(db: Db, c: Cumulative, month: string): Promise<number> {
+  if (!c.days) return 0;
+  const { last } = await daySpan(db, c.days.table);
+  const next = firstDay(addMonths(month.slice(0, 7), 1));
+  const keys = c.keys.join(', ');
+  const [row] = await selectRows<{ n: number }>(
+    db,
+    `SELECT COUNT(*) AS n FROM (
+       SELECT agrt_gb_cd, agrt_dt, ${keys} FROM (
+         SELECT agrt_gb_cd, agrt_dt, ${keys}, ${SUMS.join(', ')} FROM ${c.days.table}
+          WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt >= ? AND agrt_dt < ?
+         UNION ALL
+         SELECT agrt_gb_cd, agrt_dt + INTERVAL 1 DAY, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${c.days.table}
+          WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt >= ? AND agrt_dt < ? AND agrt_dt < ?
+         UNION ALL
+         SELECT agrt_gb_cd, agrt_dt, ${keys}, ${MEASURE_COLUMNS.map((m) => `-${m}`).join(', ')}, -1 FROM ${c.days.daily}
+          WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt >= ? AND agrt_dt < ?
+       ) u GROUP BY agrt_gb_cd, agrt_dt, ${keys} HAVING ${SUMS.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
+     ) d`,
+    [...AGRT_GBS, month, next, ...AGRT_GBS, addDays(month, -1), addDays(next, -1), last ?? month, ...AGRT_GBS, month, next],
   );
   return Number(row?.n ?? 0);
 }

@@ -108,7 +108,14 @@ type PartPlan =
    * those through `before`, two rows per key read in key order, none grouped. Read only while
    * the sums are current through `last` (no stale mark at or before it).
    */
-  | { running: { last: string; before: string } };
+  | { running: { last: string; before: string } }
+  /**
+   * Any range from the list's running sums by day (`runningDays`): each key's sums through the
+   * range's `last` day minus those through the day `before` its first, both bound; read only while
+   * the sums are current through the month `month` (the first day of `last`'s month, bound), so
+   * this part alone answers nothing while they are stale (`rowQuery` then reads the other plan).
+   */
+  | { runningDays: { last: string; before: string; month: string } };
 
 /**
  * What an aggregate list reads, as a plan for `compiledRead`: its shape (which list, which
@@ -212,6 +219,19 @@ const listPlan = <F>(list: ListKind, scope: DailyScope, filters: F): ListPlan<F>
   filters,
 });
 
+/**
+ * The plan of `list` over `scope` from its running sums by day alone, when it has them, no site
+ * condition is given (they are of every site) and the range is longer than a day (one day is one
+ * daily row per key, fewer than two): answers nothing while they are stale, when the `listPlan`
+ * one serves instead.
+ */
+function runningDaysPlan<F>(list: ListKind, scope: DailyScope, filters: F): ListPlan<F> | undefined {
+  if (scope.siteNo || LIST_AGGREGATES[list].runningDays === undefined || isOneDay(scope.range)) return undefined;
+  const last = addDays(scope.range.toDay, -1);
+  const days = { last: bind(last), before: bind(addDays(scope.range.fromDay, -1)), month: bind(`${last.slice(0, 7)}-01`) };
+  return { list, agrtGb: bind(scope.agrtGb), parts: [{ runningDays: days }], filters };
+}
+
 /** The given filters, bound; absent ones left out (they are part of the shape). */
 const boundFilters = <F extends Record<string, string | undefined>>(f: F): F =>
   Object.fromEntries(Object.entries(f).flatMap(([k, v]) => (v ? [[k, bind(v)]] : []))) as F;
@@ -250,7 +270,9 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
   const staleBy = (month: string) =>
     knex.select(knex.raw('1')).from(`${RUNNING_SUMS_STALE} as z`).where('z.kind', plan.list).where('z.from_mon', '<=', month);
   const parts = plan.parts.map((part) => {
-    if ('running' in part) return runningPart(knex, plan, part.running, narrow).whereNotExists(staleBy(part.running.last));
+    if ('running' in part) return runningPart(knex, plan, 'month', part.running, narrow).whereNotExists(staleBy(part.running.last));
+    if ('runningDays' in part)
+      return runningPart(knex, plan, 'day', part.runningDays, narrow).whereNotExists(staleBy(part.runningDays.month));
     const { level, when, unless, ifStale } = part;
     const [table, column] = levels[level];
     if (!table) throw new Error(`list ${plan.list} has no ${level} table here`);
@@ -279,27 +301,31 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
 const RUNNING_MEASURES = MEASURE_COLUMNS.map((c) => `a.${c} - COALESCE(f.${c}, 0) AS ${MEASURES[c]}`).join(', ');
 
 /**
- * The sums per key and attributes of whole months from the list's running sums, on alias `a` for
- * `narrow`. The sums hold every month from the first with rows to the last built, so a month past
- * the last (or before the first) is read as the last month at or before it; a key is listed when
- * it has days in the range (its day count grew), as the monthly rows list it.
+ * The sums per key and attributes of whole months (`step` month) or any days (`day`) from the
+ * list's running sums by that step, on alias `a` for `narrow`. The sums hold every month or day
+ * from the first with rows to the last built, so a step past the last (or before the first) is
+ * read as the last one at or before it; a key is listed when it has days in the range (its day
+ * count grew), as the monthly and daily rows list it.
  */
 function runningPart<F>(
   knex: Knex,
   plan: ListPlan<F>,
-  months: { last: string; before: string },
+  step: 'month' | 'day',
+  range: { last: string; before: string },
   narrow: (q: Knex.QueryBuilder) => void,
 ): Knex.QueryBuilder {
-  const { cumulative, keys: listKeys, attributes } = LIST_AGGREGATES[plan.list];
+  const { cumulative, runningDays, keys: listKeys, attributes } = LIST_AGGREGATES[plan.list];
+  const [table, column] = step === 'month' ? [cumulative, 'agrt_mon'] : [runningDays, 'agrt_dt'];
+  if (!table) throw new Error(`list ${plan.list} has no running sums by ${step}`);
   const keys = [...listKeys, ...attributes];
-  const monthAtOrBefore = (day: string) =>
-    knex.from(`${cumulative} as x`).max('x.agrt_mon as mon').where('x.agrt_gb_cd', plan.agrtGb).where('x.agrt_mon', '<=', day);
+  const atOrBefore = (day: string) =>
+    knex.from(`${table} as x`).max(`x.${column} as at`).where('x.agrt_gb_cd', plan.agrtGb).where(`x.${column}`, '<=', day);
   const q = knex
-    .from(`${cumulative} as a`)
-    .join(monthAtOrBefore(months.last).as('lm'), 'lm.mon', 'a.agrt_mon')
-    .crossJoin(knex.raw('? as bm', [monthAtOrBefore(months.before)]))
-    .leftJoin(`${cumulative} as f`, (on) => {
-      on.on('f.agrt_gb_cd', 'a.agrt_gb_cd').andOn('f.agrt_mon', 'bm.mon');
+    .from(`${table} as a`)
+    .join(atOrBefore(range.last).as('l'), 'l.at', `a.${column}`)
+    .crossJoin(knex.raw('? as b', [atOrBefore(range.before)]))
+    .leftJoin(`${table} as f`, (on) => {
+      on.on('f.agrt_gb_cd', 'a.agrt_gb_cd').andOn(`f.${column}`, 'b.at');
       for (const k of keys) on.andOn(`f.${k}`, `a.${k}`);
     })
     .select(...keys.map((k) => `a.${k}`), knex.raw(RUNNING_MEASURES))
@@ -312,12 +338,20 @@ function runningPart<F>(
 /**
  * A list read as a RowQuery: awaited, from SQL compiled once per shape (compiled-query.ts);
  * streamed, built as usual and run under the pool's stream limit (`streamRows`), as long as the
- * download's client takes to read.
+ * download's client takes to read. When `first` is given (`runningDaysPlan`), the awaited read
+ * tries it first and reads `plan` only if it answers nothing (its sums stale, or no rows in the
+ * range): one statement in the usual case, each answer from one snapshot. Downloads read `plan`.
  */
-const rowQuery = <T, P>(knex: Knex, plan: P, render: Render<P>): RowQuery<T> => ({
-  then: (onFulfilled, onRejected) => compiledRead<T, P>(knex, plan, render).then(onFulfilled, onRejected),
-  stream: () => streamRows<T>(knex, render(knex, planValues(plan))),
-});
+const rowQuery = <T, P>(knex: Knex, plan: P, render: Render<P>, first?: P): RowQuery<T> => {
+  const read = async (): Promise<T[]> => {
+    const rows = first === undefined ? [] : await compiledRead<T, P>(knex, first, render);
+    return rows.length ? rows : compiledRead<T, P>(knex, plan, render);
+  };
+  return {
+    then: (onFulfilled, onRejected) => read().then(onFulfilled, onRejected),
+    stream: () => streamRows<T>(knex, render(knex, planValues(plan))),
+  };
+};
 
 type CategoryFilters = { stdCtgNo?: string; mdId?: string };
 type CategoryPlan = ListPlan<CategoryFilters> & { limit?: number };
@@ -347,8 +381,10 @@ export function categoryTotals(
   limit?: number,
 ): RowQuery<CategoryTotals> {
   // The limit is part of the shape: knex writes it into the SQL.
-  const plan: CategoryPlan = { ...listPlan('category', scope, boundFilters(f)), ...(limit !== undefined ? { limit } : {}) };
-  return rowQuery(knex, plan, renderCategory);
+  const filters = boundFilters(f);
+  const limited = (p: ListPlan<CategoryFilters>): CategoryPlan => (limit === undefined ? p : { ...p, limit });
+  const days = runningDaysPlan('category', scope, filters);
+  return rowQuery(knex, limited(listPlan('category', scope, filters)), renderCategory, days && limited(days));
 }
 
 type PayWayPlan = ListPlan<{ payWayCd?: string }>;
