@@ -35,14 +35,16 @@ const SUMS = [...MEASURE_COLUMNS, 'day_cnt'];
 const GBS = AGRT_GBS.map(() => '?').join(', ');
 
 /**
- * `yyyy-MM` of the first and last month `table` holds rows for, over both agrtGbs. Grouped by
- * agrtGb so each is one loose index scan of the key's leading columns; `MAX` over `IN (…)` read
- * the whole range instead (goods running sums at full scale: 70–120 ms → 0.6 ms, twice a build).
+ * The first and last month (`yyyy-MM`, column `agrt_mon`) or day (`yyyy-MM-dd`, `agrt_dt`) `table`
+ * holds rows for, over both agrtGbs. Grouped by agrtGb so each is one loose index scan of the
+ * key's leading columns; `MAX` over `IN (…)` read the whole range instead (goods running sums at
+ * full scale: 70–120 ms → 0.6 ms, twice a build).
  */
-async function monthSpan(db: Db, table: string): Promise<{ first?: string; last?: string }> {
+async function spanOf(db: Db, table: string, column: 'agrt_mon' | 'agrt_dt'): Promise<{ first?: string; last?: string }> {
+  const format = column === 'agrt_mon' ? '%Y-%m' : '%Y-%m-%d';
   const rows = await selectRows<{ first: string; last: string }>(
     db,
-    `SELECT DATE_FORMAT(MIN(agrt_mon), '%Y-%m') AS first, DATE_FORMAT(MAX(agrt_mon), '%Y-%m') AS last
+    `SELECT DATE_FORMAT(MIN(${column}), '${format}') AS first, DATE_FORMAT(MAX(${column}), '${format}') AS last
        FROM ${table} WHERE agrt_gb_cd IN (${GBS}) GROUP BY agrt_gb_cd`,
     AGRT_GBS,
   );
@@ -53,20 +55,8 @@ async function monthSpan(db: Db, table: string): Promise<{ first?: string; last?
   };
 }
 
-/** The first and last day (`yyyy-MM-dd`) `table` holds rows for, over both agrtGbs, as `monthSpan`. */
-async function daySpan(db: Db, table: string): Promise<{ first?: string; last?: string }> {
-  const rows = await selectRows<{ first: string; last: string }>(
-    db,
-    `SELECT DATE_FORMAT(MIN(agrt_dt), '%Y-%m-%d') AS first, DATE_FORMAT(MAX(agrt_dt), '%Y-%m-%d') AS last
-       FROM ${table} WHERE agrt_gb_cd IN (${GBS}) GROUP BY agrt_gb_cd`,
-    AGRT_GBS,
-  );
-  if (!rows.length) return {};
-  return {
-    first: rows.map((r) => r.first).reduce((a, b) => (b < a ? b : a)),
-    last: rows.map((r) => r.last).reduce((a, b) => (b > a ? b : a)),
-  };
-}
+const monthSpan = (db: Db, table: string) => spanOf(db, table, 'agrt_mon');
+const daySpan = (db: Db, table: string) => spanOf(db, table, 'agrt_dt');
 
 /** `yyyy-MM` of the last month the running sums hold, if any. */
 const lastMonth = async (db: Db, c: Cumulative): Promise<string | undefined> => (await monthSpan(db, c.table)).last;
