@@ -131,23 +131,43 @@ function expectedMonthAllSites(data: SourceData, kind: DailyKindName, month: str
 }
 
 /**
+ * Each step's rows (with their `day_cnt`) added up per key (agrtGb and `keys`) through that step,
+ * every key seen by then listed at every step, under `column` = `stored(step)`.
+ */
+function addedUp(
+  steps: readonly string[],
+  rowsOf: (step: string) => AggRow[],
+  keys: readonly string[],
+  column: string,
+  stored: (step: string) => string,
+): AggRow[] {
+  const running = new Map<string, AggRow>();
+  const out: AggRow[] = [];
+  for (const step of steps) {
+    for (const row of rowsOf(step)) {
+      const key = JSON.stringify([row.agrt_gb_cd, ...keys.map((k) => row[k])]);
+      const sum = running.get(key) ?? { ...row, ...Object.fromEntries([...MEASURES, 'day_cnt'].map((c) => [c, 0])) };
+      for (const c of [...MEASURES, 'day_cnt']) sum[c] = (sum[c] as number) + (row[c] as number);
+      running.set(key, sum);
+    }
+    out.push(...[...running.values()].map((r) => ({ ...r, [column]: stored(step) })));
+  }
+  return sortCanonical(out);
+}
+
+/**
  * A list's running sums recomputed from the events: for every calendar month from the first
  * built one to the last, each key's monthly sums of every site (above) added up through it.
  */
 function expectedRunning(data: SourceData, kind: DailyKindName, built: readonly string[]): AggRow[] {
   const months = built.map((d) => d.slice(0, 7)).sort();
-  const running = new Map<string, AggRow>();
-  const out: AggRow[] = [];
-  for (const m of eachMonth(months[0]!, months[months.length - 1]!)) {
-    for (const row of expectedMonthAllSites(data, kind, `${m}-01`, built)) {
-      const key = JSON.stringify([row.agrt_gb_cd, ...RUNNING[kind]!.keys.map((k) => row[k])]);
-      const sum = running.get(key) ?? { ...row, ...Object.fromEntries([...MEASURES, 'day_cnt'].map((c) => [c, 0])) };
-      for (const c of [...MEASURES, 'day_cnt']) sum[c] = (sum[c] as number) + (row[c] as number);
-      running.set(key, sum);
-    }
-    out.push(...[...running.values()].map((r) => ({ ...r, agrt_mon: `${m}-01` })));
-  }
-  return sortCanonical(out);
+  return addedUp(
+    eachMonth(months[0]!, months[months.length - 1]!),
+    (m) => expectedMonthAllSites(data, kind, `${m}-01`, built),
+    RUNNING[kind]!.keys,
+    'agrt_mon',
+    (m) => `${m}-01`,
+  );
 }
 
 /**
@@ -156,22 +176,11 @@ function expectedRunning(data: SourceData, kind: DailyKindName, built: readonly 
  * key, counted once) added up through it.
  */
 function expectedRunningDays(data: SourceData, built: readonly string[]): AggRow[] {
-  const rowsOf = (day: string) => (built.includes(day) ? sumWithout(expectedDaily(data, 'category', day), ['site_no'], {}, false) : []);
+  const rowsOf = (day: string): AggRow[] =>
+    built.includes(day) ? sumWithout(expectedDaily(data, 'category', day), ['site_no'], {}, false).map((r) => ({ ...r, day_cnt: 1 })) : [];
   const withRows = [...built].sort().filter((d) => rowsOf(d).length > 0);
   if (!withRows.length) return [];
-  const running = new Map<string, AggRow>();
-  const out: AggRow[] = [];
-  for (const day of eachDay(withRows[0]!, withRows[withRows.length - 1]!)) {
-    for (const row of rowsOf(day)) {
-      const key = JSON.stringify([row.agrt_gb_cd, row.std_ctg_no, row.md_id]);
-      const sum = running.get(key) ?? { ...row, ...Object.fromEntries([...MEASURES, 'day_cnt'].map((c) => [c, 0])) };
-      for (const c of MEASURES) sum[c] = (sum[c] as number) + (row[c] as number);
-      sum.day_cnt = (sum.day_cnt as number) + 1;
-      running.set(key, sum);
-    }
-    out.push(...[...running.values()].map((r) => ({ ...r, agrt_dt: day })));
-  }
-  return sortCanonical(out);
+  return addedUp(eachDay(withRows[0]!, withRows[withRows.length - 1]!), rowsOf, RUNNING.category!.keys, 'agrt_dt', (d) => d);
 }
 
 /** The stored running sums by day of the category list (refreshed by `storedRunning` first). */

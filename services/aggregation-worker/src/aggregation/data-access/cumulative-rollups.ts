@@ -14,34 +14,58 @@ import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, RUNNING_SU
  * again with the monthly ones from the first day of the month marked.
  */
 
-interface Cumulative {
+/** The first day of month `yyyy-MM`, as the tables key months. */
+const firstDay = (month: string): string => `${month}-01`;
+
+/**
+ * How running sums step: by month (`agrt_mon`, steps `yyyy-MM` stored as their first day, each
+ * adding the monthly rows and their `day_cnt`) or by day (`agrt_dt`, `yyyy-MM-dd`, each adding
+ * the daily rows, one count each).
+ */
+const STEPS = {
+  agrt_mon: { format: '%Y-%m', add: addMonths, each: eachMonth, stored: firstDay, count: 'day_cnt' },
+  agrt_dt: { format: '%Y-%m-%d', add: addDays, each: eachDay, stored: (day: string) => day, count: '1' },
+} as const;
+type StepColumn = keyof typeof STEPS;
+
+/** One table of running sums: what it sums (`source`, keyed by the same step column) and by which keys. */
+interface Series {
   table: string;
-  /** The monthly rows they sum: every site's where the list has them, else the per-site ones. */
-  monthly: string;
+  source: string;
+  column: StepColumn;
   /** The key and the attributes. */
   keys: readonly string[];
-  /** The running sums by day (`runningDays`) and the daily rows they sum, where the list has them. */
-  days?: { table: string; daily: string };
+}
+
+/** A list's running sums by month, and by day where it has them (`runningDays`). */
+interface Cumulative {
+  months: Series;
+  days?: Series;
 }
 
 function cumulativeOf(kind: ListKind): Cumulative | undefined {
-  const { cumulative, runningDays, keys, attributes } = LIST_AGGREGATES[kind];
+  const { cumulative, runningDays, keys: listKeys, attributes } = LIST_AGGREGATES[kind];
   if (!cumulative) return undefined;
+  // They sum the every-site rows where the list has them, else the per-site ones.
   const { monthly, daily } = everySiteTables(kind);
-  return { table: cumulative, monthly, keys: [...keys, ...attributes], ...(runningDays ? { days: { table: runningDays, daily } } : {}) };
+  const keys = [...listKeys, ...attributes];
+  return {
+    months: { table: cumulative, source: monthly, column: 'agrt_mon', keys },
+    ...(runningDays ? { days: { table: runningDays, source: daily, column: 'agrt_dt', keys } } : {}),
+  };
 }
 
 const SUMS = [...MEASURE_COLUMNS, 'day_cnt'];
 const GBS = AGRT_GBS.map(() => '?').join(', ');
 
 /**
- * The first and last month (`yyyy-MM`, column `agrt_mon`) or day (`yyyy-MM-dd`, `agrt_dt`) `table`
- * holds rows for, over both agrtGbs. Grouped by agrtGb so each is one loose index scan of the
- * key's leading columns; `MAX` over `IN (…)` read the whole range instead (goods running sums at
- * full scale: 70–120 ms → 0.6 ms, twice a build).
+ * The first and last step (`yyyy-MM` of `agrt_mon`, `yyyy-MM-dd` of `agrt_dt`) `table` holds rows
+ * for, over both agrtGbs. Grouped by agrtGb so each is one loose index scan of the key's leading
+ * columns; `MAX` over `IN (…)` read the whole range instead (goods running sums at full scale:
+ * 70–120 ms → 0.6 ms, twice a build).
  */
-async function spanOf(db: Db, table: string, column: 'agrt_mon' | 'agrt_dt'): Promise<{ first?: string; last?: string }> {
-  const format = column === 'agrt_mon' ? '%Y-%m' : '%Y-%m-%d';
+async function spanOf(db: Db, table: string, column: StepColumn): Promise<{ first?: string; last?: string }> {
+  const { format } = STEPS[column];
   const rows = await selectRows<{ first: string; last: string }>(
     db,
     `SELECT DATE_FORMAT(MIN(${column}), '${format}') AS first, DATE_FORMAT(MAX(${column}), '${format}') AS last
@@ -55,64 +79,42 @@ async function spanOf(db: Db, table: string, column: 'agrt_mon' | 'agrt_dt'): Pr
   };
 }
 
-const monthSpan = (db: Db, table: string) => spanOf(db, table, 'agrt_mon');
-const daySpan = (db: Db, table: string) => spanOf(db, table, 'agrt_dt');
-
-/** `yyyy-MM` of the last month the running sums hold, if any. */
-const lastMonth = async (db: Db, c: Cumulative): Promise<string | undefined> => (await monthSpan(db, c.table)).last;
-
-/** The first day of month `yyyy-MM`, as the tables key months. */
-const firstDay = (month: string): string => `${month}-01`;
-
-/** Month `month`'s (`yyyy-MM`) running sums: those of the month before plus the month's monthly rows (of every site). */
-async function writeMonth(db: Db, c: Cumulative, month: string): Promise<void> {
-  const keys = c.keys.join(', ');
-  const columns = SUMS.join(', ');
+/** Step `at`'s running sums: those of the step before plus the step's rows of `source`. */
+async function writeStep(db: Db, s: Series, at: string): Promise<void> {
+  const { add, stored, count } = STEPS[s.column];
+  const keys = s.keys.join(', ');
   await execute(
     db,
-    `INSERT INTO ${c.table} (agrt_gb_cd, agrt_mon, ${keys}, ${columns})
-     SELECT agrt_gb_cd, ?, ${keys}, ${SUMS.map((s) => `SUM(${s})`).join(', ')} FROM (
-       SELECT agrt_gb_cd, ${keys}, ${columns} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ? AND day_cnt > 0
+    `INSERT INTO ${s.table} (agrt_gb_cd, ${s.column}, ${keys}, ${SUMS.join(', ')})
+     SELECT agrt_gb_cd, ?, ${keys}, ${SUMS.map((c) => `SUM(${c})`).join(', ')} FROM (
+       SELECT agrt_gb_cd, ${keys}, ${SUMS.join(', ')} FROM ${s.table} WHERE agrt_gb_cd IN (${GBS}) AND ${s.column} = ? AND day_cnt > 0
        UNION ALL
-       SELECT agrt_gb_cd, ${keys}, ${columns} FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+       SELECT agrt_gb_cd, ${keys}, ${MEASURE_COLUMNS.join(', ')}, ${count} FROM ${s.source} WHERE agrt_gb_cd IN (${GBS}) AND ${s.column} = ?
      ) u GROUP BY agrt_gb_cd, ${keys}`,
-    [firstDay(month), ...AGRT_GBS, firstDay(addMonths(month, -1)), ...AGRT_GBS, firstDay(month)],
-  );
-}
-
-/** Day `day`'s running sums by day: those of the day before plus the day's daily rows (of every site). */
-async function writeDay(db: Db, days: NonNullable<Cumulative['days']>, keyList: readonly string[], day: string): Promise<void> {
-  const keys = keyList.join(', ');
-  await execute(
-    db,
-    `INSERT INTO ${days.table} (agrt_gb_cd, agrt_dt, ${keys}, ${SUMS.join(', ')})
-     SELECT agrt_gb_cd, ?, ${keys}, ${SUMS.map((s) => `SUM(${s})`).join(', ')} FROM (
-       SELECT agrt_gb_cd, ${keys}, ${SUMS.join(', ')} FROM ${days.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt = ? AND day_cnt > 0
-       UNION ALL
-       SELECT agrt_gb_cd, ${keys}, ${MEASURE_COLUMNS.join(', ')}, 1 FROM ${days.daily} WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt = ?
-     ) u GROUP BY agrt_gb_cd, ${keys}`,
-    [day, ...AGRT_GBS, addDays(day, -1), ...AGRT_GBS, day],
+    [stored(at), ...AGRT_GBS, stored(add(at, -1)), ...AGRT_GBS, stored(at)],
   );
 }
 
 /**
- * Write the running sums by day again from day `from` to the last day (the daily rows' or the
- * sums' own, whichever is later), as `refreshCumulative` does by month; returns the days written.
+ * Write series `s` again from step `from` to the last (its source's or its own, whichever is
+ * later: a range may end in a month with no rows of its own); returns the steps written. The sums
+ * go step by step with none skipped: where they end before `from` (or are empty), they are first
+ * carried on to it.
  */
-async function rewriteDays(db: Db, c: Cumulative, from: string): Promise<number> {
-  if (!c.days) return 0;
-  const span = await daySpan(db, c.days.daily);
-  const { last } = await daySpan(db, c.days.table);
-  const next = last !== undefined ? addDays(last, 1) : span.first;
+async function rewriteFrom(db: Db, s: Series, from: string): Promise<number> {
+  const { add, each, stored } = STEPS[s.column];
+  const span = await spanOf(db, s.source, s.column);
+  const { last } = await spanOf(db, s.table, s.column);
+  const next = last !== undefined ? add(last, 1) : span.first;
   const start = next !== undefined && next < from ? next : from;
-  await db(c.days.table).whereIn('agrt_gb_cd', AGRT_GBS).andWhere('agrt_dt', '>=', start).delete();
+  await db(s.table).whereIn('agrt_gb_cd', AGRT_GBS).andWhere(s.column, '>=', stored(start)).delete();
   const to = [span.last, last]
-    .filter((d): d is string => d !== undefined && d >= start)
+    .filter((x): x is string => x !== undefined && x >= start)
     .sort()
     .pop();
-  const days = to === undefined ? [] : eachDay(start, to);
-  for (const d of days) await writeDay(db, c.days, c.keys, d);
-  return days.length;
+  const steps = to === undefined ? [] : each(start, to);
+  for (const at of steps) await writeStep(db, s, at);
+  return steps.length;
 }
 
 /** The first month marked stale for `kind`'s running sums (`yyyy-MM`), if any; `lock` holds the mark until commit. */
@@ -152,30 +154,18 @@ export async function refreshCumulative(db: Db, kind: ListKind): Promise<number>
   if (!c) return 0;
   const from = await staleFrom(db, kind, true);
   if (from === undefined) return 0;
-  const span = await monthSpan(db, c.monthly);
-  const last = await lastMonth(db, c);
-  // The sums go month by month with none skipped: where they end before the mark (or are
-  // empty), they are first carried on to it.
-  const next = last !== undefined ? addMonths(last, 1) : span.first;
-  const start = next !== undefined && next < from ? next : from;
-  await db(c.table).whereIn('agrt_gb_cd', AGRT_GBS).andWhere('agrt_mon', '>=', firstDay(start)).delete();
-  const to = [span.last, last]
-    .filter((m): m is string => m !== undefined && m >= start)
-    .sort()
-    .pop();
-  const months = to === undefined ? [] : eachMonth(start, to);
-  for (const m of months) await writeMonth(db, c, m);
-  await rewriteDays(db, c, firstDay(from));
+  const months = await rewriteFrom(db, c.months, from);
+  if (c.days) await rewriteFrom(db, c.days, firstDay(from));
   await db(RUNNING_SUMS_STALE).where({ kind }).delete();
-  return months.length;
+  return months;
 }
 
 /** Every month of `kind`'s running sums is to be written again (a month of its monthly rows was rolled up anew). */
 export async function markAllCumulativeStale(db: Db, kind: ListKind): Promise<void> {
   const c = cumulativeOf(kind);
   if (!c) return;
-  const { first } = await monthSpan(db, c.monthly);
-  const { first: sumsFirst } = await monthSpan(db, c.table);
+  const { first } = await spanOf(db, c.months.source, 'agrt_mon');
+  const { first: sumsFirst } = await spanOf(db, c.months.table, 'agrt_mon');
   const from = [first, sumsFirst].filter((m): m is string => m !== undefined).sort()[0];
   if (from !== undefined) await markCumulativeStale(db, kind, firstDay(from));
 }
@@ -191,21 +181,22 @@ export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: str
   // Months marked stale lag by design until the refresh.
   const stale = await staleFrom(db, kind);
   if (stale !== undefined && stale <= month.slice(0, 7)) return 0;
-  const keys = c.keys.join(', ');
+  const { table, source } = c.months;
+  const keys = c.months.keys.join(', ');
   const [row] = await selectRows<{ n: number }>(
     db,
     `SELECT COUNT(*) AS n FROM (
        SELECT agrt_gb_cd, ${keys} FROM (
-         SELECT agrt_gb_cd, ${keys}, ${SUMS.join(', ')} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+         SELECT agrt_gb_cd, ${keys}, ${SUMS.join(', ')} FROM ${table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
          UNION ALL
-         SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${c.table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+         SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${table} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
          UNION ALL
-         SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${c.monthly} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
+         SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${source} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
        ) u GROUP BY agrt_gb_cd, ${keys} HAVING ${SUMS.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
      ) d`,
     [...AGRT_GBS, month, ...AGRT_GBS, firstDay(addMonths(month.slice(0, 7), -1)), ...AGRT_GBS, month],
   );
-  return Number(row?.n ?? 0) + (await dayKeysDiffering(db, c, month));
+  return Number(row?.n ?? 0) + (c.days ? await dayKeysDiffering(db, c.days, month) : 0);
 }
 
 /**
@@ -214,22 +205,22 @@ export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: str
  * which nothing is carried), minus the daily rows. A key missing on a day after it was seen, or a
  * day of daily rows past the sums' end, shows as a difference.
  */
-async function dayKeysDiffering(db: Db, c: Cumulative, month: string): Promise<number> {
-  if (!c.days) return 0;
-  const { last } = await daySpan(db, c.days.table);
+async function dayKeysDiffering(db: Db, days: Series, month: string): Promise<number> {
+  const { table, source } = days;
+  const { last } = await spanOf(db, table, 'agrt_dt');
   const next = firstDay(addMonths(month.slice(0, 7), 1));
-  const keys = c.keys.join(', ');
+  const keys = days.keys.join(', ');
   const [row] = await selectRows<{ n: number }>(
     db,
     `SELECT COUNT(*) AS n FROM (
        SELECT agrt_gb_cd, agrt_dt, ${keys} FROM (
-         SELECT agrt_gb_cd, agrt_dt, ${keys}, ${SUMS.join(', ')} FROM ${c.days.table}
+         SELECT agrt_gb_cd, agrt_dt, ${keys}, ${SUMS.join(', ')} FROM ${table}
           WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt >= ? AND agrt_dt < ?
          UNION ALL
-         SELECT agrt_gb_cd, agrt_dt + INTERVAL 1 DAY, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${c.days.table}
+         SELECT agrt_gb_cd, agrt_dt + INTERVAL 1 DAY, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${table}
           WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt >= ? AND agrt_dt < ? AND agrt_dt < ?
          UNION ALL
-         SELECT agrt_gb_cd, agrt_dt, ${keys}, ${MEASURE_COLUMNS.map((m) => `-${m}`).join(', ')}, -1 FROM ${c.days.daily}
+         SELECT agrt_gb_cd, agrt_dt, ${keys}, ${MEASURE_COLUMNS.map((m) => `-${m}`).join(', ')}, -1 FROM ${source}
           WHERE agrt_gb_cd IN (${GBS}) AND agrt_dt >= ? AND agrt_dt < ?
        ) u GROUP BY agrt_gb_cd, agrt_dt, ${keys} HAVING ${SUMS.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
      ) d`,
