@@ -2,7 +2,7 @@ import type { Knex } from '@bo/db';
 import type { CategoryStatusRow } from '@bo/contracts';
 import { siteName } from './data-access/condition-names.ts';
 import { categoryTotals } from './data-access/list-sums.ts';
-import { measuresOf, netMeasures } from './measures.ts';
+import { withNetMeasures } from './measures.ts';
 import type { CategoryReportQuery, CategoryTotals } from './model.ts';
 import { requestedDays } from './report-range.ts';
 
@@ -14,15 +14,18 @@ const totalsOf = (knex: Knex, q: CategoryReportQuery, limit?: number) =>
     limit,
   );
 
-const categoryRow = (r: CategoryTotals, siteNm: string | null): CategoryStatusRow => ({
-  stdCtgNo: r.stdCtgNo,
-  stdCtgNm: r.stdCtgNm,
-  siteNm,
-  // The aggregate stores goods without an MD as '' (a key column cannot be NULL).
-  mdId: r.mdId || null,
-  mdNm: r.mdNm,
-  ...netMeasures(measuresOf(r)),
-});
+const categoryRow = (r: CategoryTotals, siteNm: string | null): CategoryStatusRow =>
+  withNetMeasures(
+    {
+      stdCtgNo: r.stdCtgNo,
+      stdCtgNm: r.stdCtgNm,
+      siteNm,
+      // The aggregate stores goods without an MD as '' (a key column cannot be NULL).
+      mdId: r.mdId || null,
+      mdNm: r.mdNm,
+    },
+    r,
+  );
 
 /**
  * Rows per (standard category, MD) from the daily category aggregate, net amount descending;

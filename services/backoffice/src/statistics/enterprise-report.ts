@@ -2,19 +2,15 @@ import type { Knex } from '@bo/db';
 import type { EnterpriseStatusRow } from '@bo/contracts';
 import { siteName } from './data-access/condition-names.ts';
 import { enterpriseTotals } from './data-access/list-sums.ts';
-import { measuresOf, netMeasures } from './measures.ts';
+import { withNetMeasures } from './measures.ts';
 import type { EnterpriseReportQuery, EnterpriseTotals } from './model.ts';
 import { requestedDays } from './report-range.ts';
 
 const totalsOf = (knex: Knex, q: EnterpriseReportQuery) =>
   enterpriseTotals(knex, { agrtGb: q.agrtGb, range: requestedDays(q.startDate, q.endDate), siteNo: q.siteNo }, { entrNo: q.entrNo });
 
-const enterpriseRow = (r: EnterpriseTotals, siteNm: string | null): EnterpriseStatusRow => ({
-  entrNo: r.entrNo,
-  entrNm: r.entrNm,
-  siteNm,
-  ...netMeasures(measuresOf(r)),
-});
+const enterpriseRow = (r: EnterpriseTotals, siteNm: string | null): EnterpriseStatusRow =>
+  withNetMeasures({ entrNo: r.entrNo, entrNm: r.entrNm, siteNm }, r);
 
 /** Rows per supplier from the daily supplier aggregate, net amount descending. */
 export async function enterpriseReport(knex: Knex, q: EnterpriseReportQuery): Promise<EnterpriseStatusRow[]> {

