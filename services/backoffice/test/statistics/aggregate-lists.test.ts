@@ -108,6 +108,28 @@ describe('statistics: category, payment-method, goods and supplier lists (daily 
     expect((oneGoods.body as ListOf<GoodsStatusRow>).payloads).to.deep.equal(goodsRows(a, { ...range('02', built), goodsNo: 'G0005' }));
   });
 
+  it('when a goods sold on two sites is asked for one supplier or one goods without a site, then its one row sums both sites', async () => {
+    // A goods with events of one kind on both sites on one built day: its daily rows are one per site.
+    const onSites = new Map<string, Set<string>>();
+    for (const e of a.events) {
+      const key = `${e.agrt_gb_cd}|${e.evt_dtm.slice(0, 10)}|${e.goods_no}`;
+      if (built.includes(e.evt_dtm.slice(0, 10))) onSites.set(key, (onSites.get(key) ?? new Set()).add(e.site_no));
+    }
+    const [agrtGb, day, goodsNo] = [...onSites].find(([, sites]) => sites.size > 1)?.[0].split('|') ?? [];
+    expect(goodsNo, 'the arranged data has a goods sold on two sites in a day').to.be.a('string');
+    const entrNo = a.goods.find((g) => g.goods_no === goodsNo)!.entr_no;
+    for (const [from, to] of [
+      [day!, day!],
+      [RANGE.startDate, RANGE.endDate],
+    ]) {
+      const q = { agrtGb: agrtGb!, from: from!, to: to!, built };
+      const bySupplier = await get(GOODS, { startDate: from!, endDate: to!, agrtGb: agrtGb!, entrNo });
+      expect((bySupplier.body as ListOf<GoodsStatusRow>).payloads, `${from}..${to}`).to.deep.equal(goodsRows(a, { ...q, entrNo }));
+      const oneGoods = await get(GOODS, { startDate: from!, endDate: to!, agrtGb: agrtGb!, goodsNo: goodsNo! });
+      expect((oneGoods.body as ListOf<GoodsStatusRow>).payloads, `${from}..${to}`).to.deep.equal(goodsRows(a, { ...q, goodsNo }));
+    }
+  });
+
   it('when the supplier list is asked, then one row per supplier, sorted by net amount', async () => {
     const res = await get(ENTERPRISE, { ...RANGE, agrtGb: '02' });
     const expected = enterpriseRows(a, range('02', built));
