@@ -73,9 +73,10 @@ export function splitByMonths(range: DayRange): { months?: DayRange; partial: Mo
  * (SQL_BIG_RESULT) instead of hashing them into a temporary table. A goods list's part holds about
  * one row per goods (or per goods and site), mostly out of key order (a day range, a site's rows,
  * a supplier's through its index), so grouping each part first was one more temporary table
- * each, for few rows saved. At full scale, the same answers: for one supplier 31 days 20.0 ->
- * 14.3 ms alone, to a 10th 12.5 -> 9.6, 12 months 12.5 -> 11.4; without a filter 12 months
- * 308 -> 224 ms, to a 10th 271 -> 199, 31 days for one site 477 -> 442. The other lists group
+ * each, for few rows saved. At full scale, the same answers: for one supplier 31 days
+ * 18.7-20.0 -> 14.3-15.6 ms alone, to a 10th 12.5 -> 9.6-10.3, 12 months 12.5 -> 11.4-11.8;
+ * without a filter 12 months 308 -> 224 ms, to a 10th 271 -> 199, 31 days for one site 477 ->
+ * 442. The other lists group
  * many daily or per-site rows per key within a part, mostly in key order (a category list for one
  * site was not faster ungrouped).
  */
