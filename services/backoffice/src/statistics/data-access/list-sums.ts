@@ -76,9 +76,8 @@ export function splitByMonths(range: DayRange): { months?: DayRange; partial: Mo
  * each, for few rows saved. At full scale, the same answers: for one supplier 31 days
  * 18.7-20.0 -> 14.3-15.6 ms alone, to a 10th 12.5 -> 9.6-10.3, 12 months 12.5 -> 11.4-11.8;
  * without a filter 12 months 308 -> 224 ms, to a 10th 271 -> 199, 31 days for one site 477 ->
- * 442. The other lists group
- * many daily or per-site rows per key within a part, mostly in key order (a category list for one
- * site was not faster ungrouped).
+ * 442. The other lists group many daily or per-site rows per key within a part, mostly in key
+ * order (a category list for one site was not faster ungrouped).
  */
 const UNGROUPED_PARTS: ReadonlySet<ListKind> = new Set(['goods']);
 
@@ -295,12 +294,12 @@ function listSums<F>(knex: Knex, plan: ListPlan<F>, narrow: (q: Knex.QueryBuilde
     const { level, when, unless, ifStale } = part;
     const [table, column] = levels[level];
     if (!table) throw new Error(`list ${plan.list} has no ${level} table here`);
-    const q = knex.from(`${table} as a`).where('a.agrt_gb_cd', plan.agrtGb);
-    if (ungroupedParts) q.select(...keys.map((k) => `a.${k}`), ...carried.map((c) => `a.${c}`), knex.raw(ROW_MEASURES));
-    else
-      q.select(...keys.map((k) => `a.${k}`), ...carried.map((c) => knex.raw(`MAX(a.${c}) AS ${c}`)), knex.raw(measureSums('a'))).groupBy(
-        keys.map((k) => `a.${k}`),
-      );
+    const q = knex
+      .from(`${table} as a`)
+      .select(...keys.map((k) => `a.${k}`))
+      .where('a.agrt_gb_cd', plan.agrtGb);
+    if (ungroupedParts) q.select(...carried.map((c) => `a.${c}`), knex.raw(ROW_MEASURES));
+    else q.select(...carried.map((c) => knex.raw(`MAX(a.${c}) AS ${c}`)), knex.raw(measureSums('a'))).groupBy(keys.map((k) => `a.${k}`));
     if ('at' in part) q.where(`a.${column}`, part.at);
     else q.where(`a.${column}`, '>=', part.range.from).where(`a.${column}`, '<', part.range.to);
     if (plan.siteNo !== undefined) q.where('a.site_no', plan.siteNo);
