@@ -27,8 +27,8 @@ export interface BenchOptions {
   redoLogMb?: number;
 }
 
-export const USAGE = `usage: pnpm bench [--scale tiny|small|medium|full] [--seed 42] [--db-prefix bench] [--bo-db bench_bo]
-  [--member-db bench_member] [--db-url mysql://root@127.0.0.1:3306/] [--out bench/results] [--date yyyy-MM-dd]
+export const USAGE = `usage: pnpm bench [--scale tiny|small|medium|full] [--seed 42] [--db-prefix bench_<scale>] [--bo-db <prefix>_bo]
+  [--member-db <prefix>_member] [--db-url mysql://root@127.0.0.1:3306/] [--out bench/results] [--date yyyy-MM-dd]
   [--only ${SECTIONS.join(',')}] [--regenerate] [--drop] [--service-log-level warn] [--innodb-buffer-pool-mb 4096] [--innodb-redo-log-mb 1024]`;
 
 const localDate = (d = new Date()) =>
@@ -42,7 +42,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     options: {
       scale: { type: 'string', default: 'small' },
       seed: { type: 'string', default: '42' },
-      'db-prefix': { type: 'string', default: 'bench' },
+      'db-prefix': { type: 'string' },
       'bo-db': { type: 'string' },
       'member-db': { type: 'string' },
       'db-url': { type: 'string', default: env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/' },
@@ -61,7 +61,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (!isScaleName(values.scale)) throw new Error(`--scale must be tiny, small, medium or full (got "${values.scale}")\n${USAGE}`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number ≥ 0 (got "${values.seed}")`);
-  const prefix = values['db-prefix'];
+  // One data set per scale: a small run does not throw away the full one (an hour to generate).
+  const prefix = values['db-prefix'] ?? `bench_${values.scale}`;
   const boDb = values['bo-db'] ?? `${prefix}_bo`;
   const memberDb = values['member-db'] ?? `${prefix}_member`;
   for (const [flag, name] of [
