@@ -414,6 +414,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       { startDate: '2026-02-12', endDate: '2026-02-19' }, // inside one span
       { startDate: '2026-01-18', endDate: '2026-01-20' }, // a cut span whose other days are not built: its ten-day row serves
       { startDate: '2026-01-18', endDate: '2026-02-05' }, // the same, then January's last span and a cut one
+      { startDate: '2026-02-25', endDate: '2026-03-05' }, // March's piece inside one span, the span's later days built
     ];
     const rows = payloads<unknown>;
     for (const list of TEN_DAY_LISTS)
@@ -475,6 +476,38 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
       expect(captured.join('\n')).to.include(`\`${list.table}\``);
       for (const r of whole) expect(await total({ agrtGb: '01', ...r }), `${list.name} ${JSON.stringify(r)}`).to.equal(expected(r));
     }
+  });
+
+  it("when the goods list's month so far lies inside one ten-day span, then that span's every-site row serves instead of the month's per-site rows; not when the span has built days after the range", async () => {
+    // March 1–8 is all of March that is built: its ten-day row (1–10) holds those days only.
+    const soFar = { startDate: '2026-02-21', endDate: '2026-03-08' };
+    const cut = { startDate: '2026-02-21', endDate: '2026-03-05' };
+    const bump = (n: number) => db.knex('agg_goods_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-03-01' }).increment('ord_amt', n);
+    const [counted] = await db.knex('agg_goods_tenday_all').where({ agrt_gb_cd: '01', agrt_tdy: '2026-03-01' }).count({ n: '*' });
+    const keys = Number((counted as { n: number | string }).n);
+    expect(keys, 'March 1–10 has ten-day goods rows').to.be.greaterThan(0);
+    const total = async (q: Record<string, string>) => ordAmtSum(payloads<GoodsStatusRow>(await get(GOODS, q)));
+    const expected = (r: { startDate: string; endDate: string }, f: Record<string, string> = {}) =>
+      ordAmtSum(goodsRows(a, { ...range('01', r), ...f }));
+    const [e003] = await db
+      .knex('agg_goods_tenday_all')
+      .where({ agrt_gb_cd: '01', agrt_tdy: '2026-03-01', entr_no: 'E003' })
+      .count({ n: '*' });
+    await bump(1000);
+    try {
+      expect(await total({ agrtGb: '01', ...soFar })).to.equal(expected(soFar) + 1000 * keys);
+      expect(await total({ agrtGb: '01', ...soFar, entrNo: 'E003' })).to.equal(
+        expected(soFar, { entrNo: 'E003' }) + 1000 * Number((e003 as { n: number | string }).n),
+      );
+      expect(await total({ agrtGb: '01', ...cut })).to.equal(expected(cut));
+      // With a site the every-site ten-day rows cannot serve.
+      expect(await total({ agrtGb: '01', ...soFar, siteNo: 'S01' })).to.equal(
+        ordAmtSum(goodsRows(a, range('01', soFar, { siteNo: 'S01' }))),
+      );
+    } finally {
+      await bump(-1000);
+    }
+    expect(await total({ agrtGb: '01', ...soFar })).to.equal(expected(soFar));
   });
 
   it("when the range is one day, then every list equals the recomputation and reads that day's daily rows only (no monthly row, no test of the month)", async () => {

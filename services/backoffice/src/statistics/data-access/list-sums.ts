@@ -156,23 +156,30 @@ const outside = (outer: DayRange, inner: DayRange): DayRange[] =>
 
 const isOneDay = (r: DayRange): boolean => addDays(r.fromDay, 1) === r.toDay;
 
+/** The month's ten-day spans that hold days of `days`. */
+const spansOf = (days: DayRange, month: DayRange): DayRange[] =>
+  tenDaySpans(month.fromDay).filter((span) => {
+    const piece = overlap(days, span);
+    return piece.fromDay < piece.toDay;
+  });
+
 /**
  * The parts of `days`, a piece of `month` read only when the month has daily rows outside it
- * (`monthOutside`), from the month's ten-day rows: a whole span inside the piece is one row per
- * key; a span the piece cuts is read like the month itself, its ten-day row when the span has
- * no daily rows outside the piece, else its days. On the 10th, the 21 days of the month before
- * in a 31-day list are two ten-day rows per key instead of 21 daily ones.
+ * (`monthOutside`; always when it is not given), from the month's ten-day rows: a whole span
+ * inside the piece is one row per key; a span the piece cuts is read like the month itself, its
+ * ten-day row when the span has no daily rows outside the piece, else its days. On the 10th, the
+ * 21 days of the month before in a 31-day list are two ten-day rows per key instead of 21 daily ones.
  */
-function tenDayParts(days: DayRange, month: DayRange, monthOutside: PlanRange[]): PartPlan[] {
-  return tenDaySpans(month.fromDay).flatMap((span): PartPlan[] => {
+function tenDayParts(days: DayRange, month: DayRange, monthOutside?: PlanRange[]): PartPlan[] {
+  const when = monthOutside ? { when: monthOutside } : {};
+  return spansOf(days, month).flatMap((span): PartPlan[] => {
     const piece = overlap(days, span);
-    if (piece.fromDay >= piece.toDay) return [];
-    if (sameDays(piece, span)) return [{ level: 'tenDays', at: bind(span.fromDay), when: monthOutside }];
-    if (isOneDay(piece)) return [{ level: 'day', at: bind(piece.fromDay), when: monthOutside }];
+    if (sameDays(piece, span)) return [{ level: 'tenDays', at: bind(span.fromDay), ...when }];
+    if (isOneDay(piece)) return [{ level: 'day', at: bind(piece.fromDay), ...when }];
     // The span's other days are inside the month's other days: their rows imply the month's.
     const spanOutside = outside(span, piece).map(bound);
     return [
-      { level: 'tenDays', at: bind(span.fromDay), when: monthOutside, unless: spanOutside },
+      { level: 'tenDays', at: bind(span.fromDay), ...when, unless: spanOutside },
       { level: 'day', range: bound(piece), when: spanOutside },
     ];
   });
@@ -189,9 +196,10 @@ function tenDayParts(days: DayRange, month: DayRange, monthOutside: PlanRange[])
  * inside the same statement (one snapshot, so a day built meanwhile cannot slip in): the piece
  * reads its monthly rows when the month has no daily rows outside it, and its daily rows
  * otherwise (or, where the list has ten-day rows, those and the fewest days: `tenDayParts`); a
- * piece of one day reads its daily rows, no fewer.
+ * piece of one day reads its daily rows, no fewer. Where the monthly rows are per site
+ * (`monthsPerSite`) and the ten-day rows serve, a piece inside one span is read from that span.
  */
-function partsOf(range: DayRange, running: boolean, tenDays: boolean): PartPlan[] {
+function partsOf(range: DayRange, running: boolean, tenDays: boolean, monthsPerSite: boolean): PartPlan[] {
   const { months, partial } = splitByMonths(range);
   const monthBefore = (day: string) => `${addMonths(day.slice(0, 7), -1)}-01`;
   const wholeMonths = (r: DayRange): PartPlan[] => {
@@ -209,6 +217,10 @@ function partsOf(range: DayRange, running: boolean, tenDays: boolean): PartPlan[
     ...partial.flatMap(({ month, days }): PartPlan[] => {
       // One day is one daily row per key: its month's row cannot be fewer, so no test is asked.
       if (isOneDay(days)) return [{ level: 'day', at: bind(days.fromDay) }];
+      // Where the monthly rows are per site (the goods list), a piece inside one ten-day span
+      // reads that span's every-site rows instead of the month's: one row per key, not one per
+      // site. The month so far on the 1st-10th: 31 days for one supplier 11.6 -> 10.8 ms alone.
+      if (tenDays && monthsPerSite && spansOf(days, month).length === 1) return tenDayParts(days, month);
       const monthOutside = outside(month, days).map(bound);
       return [
         { level: 'month', at: bind(month.fromDay), unless: monthOutside },
@@ -231,6 +243,7 @@ const listPlan = <F>(list: ListKind, scope: DailyScope, filters: F): ListPlan<F>
     scope.range,
     !scope.siteNo && LIST_AGGREGATES[list].cumulative !== undefined,
     !scope.siteNo && LIST_AGGREGATES[list].tenDays !== undefined,
+    LIST_AGGREGATES[list].allSites === undefined,
   ),
   filters,
 });
