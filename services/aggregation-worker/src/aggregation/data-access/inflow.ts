@@ -27,8 +27,9 @@ const readsByNumber = (span: LogNoSpan): boolean => span.count > 0 && span.max -
  * range's log numbers (`inflowLogMarks`), read in the same transaction. Written in goods order:
  * the table's goods index (`idx_agg_inflow_goods`, goods first) spreads a day's ~60 k rows over
  * ~20 k of its pages, which rows in that order visit once each, in order, instead of at random
- * (full scale, one day, the median of 9 replays in each of four sittings: 0.65–0.81 → 0.46–0.65 s). Not in the grouping's
- * order, MariaDB's default, which sorted for nothing; a DELETE in goods order gained nothing.
+ * (full scale, one day, medians of 9 replays in four sittings: 0.65–0.81 → 0.46–0.65 s). Not in
+ * the grouping's order, MariaDB's default, which sorted for nothing. (The day's DELETE in goods
+ * order: no clear gain, so not taken.)
  */
 export async function insertInflowRows(db: Db, day: string, [from, to]: TimeRange, span: LogNoSpan): Promise<number> {
   const byNumber = readsByNumber(span);
