@@ -15,9 +15,10 @@ import type { CategoryTotals, DailyScope, EnterpriseTotals, GoodsTotals, PayWayT
 import { boundFilters, listPlan, runningDaysPlan, type Level, type ListPlan, type PlanRange } from './list-plan.ts';
 
 /**
- * The SQL of the four aggregate lists (category, payment method, goods, supplier). The database
- * groups and sums; callers get one plain row per key, net amount descending. Day ranges are
- * half-open (`col >= from AND col < to`) so the aggregates' primary keys serve every read.
+ * The SQL of the four aggregate lists (category, payment method, goods, supplier), rendered from
+ * their plans (`list-plan.ts`: which rows a range reads). The database groups and sums; callers
+ * get one plain row per key, net amount descending. Day ranges are half-open (`col >= from AND
+ * col < to`) so the aggregates' primary keys serve every read.
  */
 
 /** The measures of a grouped derived table `s`. */
