@@ -18,7 +18,7 @@ const overlap = (a: DayRange, b: DayRange): DayRange => ({
 const sameDays = (a: DayRange, b: DayRange): boolean => a.fromDay === b.fromDay && a.toDay === b.toDay;
 
 /** A calendar month `[yyyy-MM-01, next month's 1st)` and the days of a range inside it. */
-export interface MonthPiece {
+interface MonthPiece {
   month: DayRange;
   days: DayRange;
 }
@@ -29,7 +29,7 @@ export interface MonthPiece {
  * months (at most the first and the last), each with its calendar month. Together they cover
  * `range` exactly once.
  */
-export function splitByMonths(range: DayRange): { months?: DayRange; partial: MonthPiece[] } {
+function splitByMonths(range: DayRange): { months?: DayRange; partial: MonthPiece[] } {
   const out: { months?: DayRange; partial: MonthPiece[] } = { partial: [] };
   for (let start = `${range.fromDay.slice(0, 7)}-01`; start < range.toDay;) {
     const month = { fromDay: start, toDay: `${addMonths(start.slice(0, 7), 1)}-01` };
