@@ -79,6 +79,9 @@ export function addMonths(month: string, n: number): string {
   return `${Math.floor(idx / 12)}-${pad((idx % 12) + 1)}`;
 }
 
+/** `yyyy-MM-01`, the first day of the month of `dayOrMonth` (`yyyy-MM-dd` or `yyyy-MM`): how the tables key months. */
+export const monthStart = (dayOrMonth: string): string => `${dayOrMonth.slice(0, 7)}-01`;
+
 export const monthsBetween = (from: string, to: string): number => {
   const [fy, fm] = from.split('-').map(Number) as [number, number];
   const [ty, tm] = to.split('-').map(Number) as [number, number];
@@ -94,8 +97,8 @@ export function eachMonth(from: string, to: string): string[] {
 /** The days `from`..`to` (both included) cut at month ends: each piece's first and last day, in order. */
 export function monthPieces(from: string, to: string): { first: string; last: string }[] {
   return eachMonth(from.slice(0, 7), to.slice(0, 7)).map((m) => {
-    const monthEnd = addDays(`${addMonths(m, 1)}-01`, -1);
-    return { first: from > `${m}-01` ? from : `${m}-01`, last: to < monthEnd ? to : monthEnd };
+    const monthEnd = addDays(monthStart(addMonths(m, 1)), -1);
+    return { first: from > monthStart(m) ? from : monthStart(m), last: to < monthEnd ? to : monthEnd };
   });
 }
 

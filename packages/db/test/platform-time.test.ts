@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatInZone, monthPieces, platformNowMillis, platformToday } from '../src/index.ts';
+import { addMonths, formatInZone, monthPieces, monthStart, platformNowMillis, platformToday } from '../src/index.ts';
 
 // Expected texts worked out by hand from the zones' offsets (Seoul +09:00 all year; New York
 // -05:00, -04:00 from 2026-03-08 02:00 local), not from Intl.
@@ -46,5 +46,14 @@ describe('platform time: ranges cut at month ends', () => {
     ]);
     expect(monthPieces('2026-02-01', '2026-02-28')).to.deep.equal([{ first: '2026-02-01', last: '2026-02-28' }]);
     expect(monthPieces('2026-06-15', '2026-06-15')).to.deep.equal([{ first: '2026-06-15', last: '2026-06-15' }]);
+  });
+
+  it("names a month by its first day, from a day or a month, across a year's end", () => {
+    expect(monthStart('2028-02-29')).to.equal('2028-02-01');
+    expect(monthStart('2026-12')).to.equal('2026-12-01');
+    expect(monthStart(addMonths('2026-12-31', 1))).to.equal('2027-01-01');
+    expect(monthStart(addMonths('2027-01-15', -1))).to.equal('2026-12-01');
+    // As a map callback the index must not shift the month.
+    expect(['2026-03-31', '2026-04-01'].map(monthStart)).to.deep.equal(['2026-03-01', '2026-04-01']);
   });
 });

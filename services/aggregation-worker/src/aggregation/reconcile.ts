@@ -1,11 +1,11 @@
 import { DAILY_KINDS } from '@bo/contracts';
-import { dayRange, type Knex } from '@bo/db';
+import { dayRange, monthStart, type Knex } from '@bo/db';
 import { AGRT_GBS, LIST_KINDS, MEASURE_COLUMNS, type ListKind } from '@bo/aggregates';
 import { builtDaysOf } from './data-access/build-log.ts';
 import { inflowHoursDiffering } from './data-access/inflow.ts';
 import { listDayRowsDiffering } from './data-access/list-aggregates.ts';
 import { cumulativeKeysDiffering } from './data-access/cumulative-rollups.ts';
-import { monthOf, monthTotals, rollUpMonth, tenDayKeysDiffering, type MonthTotals } from './data-access/month-rollups.ts';
+import { monthTotals, rollUpMonth, tenDayKeysDiffering, type MonthTotals } from './data-access/month-rollups.ts';
 import { periodAggregateTotals, periodSourceTotals } from './data-access/period-rollups.ts';
 import { refreshRunningSums } from './rebuild.ts';
 import type { Totals } from './model.ts';
@@ -76,7 +76,7 @@ const sameMonthTotals = (a: MonthTotals[], b: MonthTotals[]): boolean =>
 export async function reconcileMonths(knex: Knex, days: string[]): Promise<{ kind: ListKind; month: string; rows: number }[]> {
   await refreshRunningSums(knex);
   const rebuilt: { kind: ListKind; month: string; rows: number }[] = [];
-  for (const month of [...new Set(days.map(monthOf))]) {
+  for (const month of [...new Set(days.map(monthStart))]) {
     for (const kind of LIST_KINDS) {
       const { rollup, daily } = await monthTotals(knex, kind, month);
       const same =

@@ -1,4 +1,4 @@
-import { addDays, addMonths, eachDay, eachMonth, execute, selectRows, type Db } from '@bo/db';
+import { addDays, addMonths, eachDay, eachMonth, execute, monthStart, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, RUNNING_SUMS_STALE, type ListKind } from '@bo/aggregates';
 
 /**
@@ -14,16 +14,13 @@ import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, RUNNING_SU
  * again with the monthly ones from the first day of the month marked.
  */
 
-/** The first day of month `yyyy-MM`, as the tables key months. */
-const firstDay = (month: string): string => `${month}-01`;
-
 /**
  * How running sums step: by month (`agrt_mon`, steps `yyyy-MM` stored as their first day, each
  * adding the monthly rows and their `day_cnt`) or by day (`agrt_dt`, `yyyy-MM-dd`, each adding
  * the daily rows, one count each).
  */
 const STEPS = {
-  agrt_mon: { format: '%Y-%m', add: addMonths, each: eachMonth, stored: firstDay, count: 'day_cnt' },
+  agrt_mon: { format: '%Y-%m', add: addMonths, each: eachMonth, stored: monthStart, count: 'day_cnt' },
   agrt_dt: { format: '%Y-%m-%d', add: addDays, each: eachDay, stored: (day: string) => day, count: '1' },
 } as const;
 type StepColumn = keyof typeof STEPS;
@@ -138,7 +135,7 @@ export async function markCumulativeStale(db: Db, kind: ListKind, day: string): 
     db,
     `INSERT INTO ${RUNNING_SUMS_STALE} (kind, from_mon) VALUES (?, ?)
      ON DUPLICATE KEY UPDATE from_mon = LEAST(from_mon, VALUES(from_mon))`,
-    [kind, firstDay(day.slice(0, 7))],
+    [kind, monthStart(day)],
   );
 }
 
@@ -155,7 +152,7 @@ export async function refreshCumulative(db: Db, kind: ListKind): Promise<number>
   const from = await staleFrom(db, kind, true);
   if (from === undefined) return 0;
   const months = await rewriteFrom(db, c.months, from);
-  if (c.days) await rewriteFrom(db, c.days, firstDay(from));
+  if (c.days) await rewriteFrom(db, c.days, monthStart(from));
   await db(RUNNING_SUMS_STALE).where({ kind }).delete();
   return months;
 }
@@ -167,7 +164,7 @@ export async function markAllCumulativeStale(db: Db, kind: ListKind): Promise<vo
   const { first } = await spanOf(db, c.months.source, 'agrt_mon');
   const { first: sumsFirst } = await spanOf(db, c.months.table, 'agrt_mon');
   const from = [first, sumsFirst].filter((m): m is string => m !== undefined).sort()[0];
-  if (from !== undefined) await markCumulativeStale(db, kind, firstDay(from));
+  if (from !== undefined) await markCumulativeStale(db, kind, monthStart(from));
 }
 
 /**
@@ -194,7 +191,7 @@ export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: str
          SELECT agrt_gb_cd, ${keys}, ${SUMS.map((s) => `-${s}`).join(', ')} FROM ${source} WHERE agrt_gb_cd IN (${GBS}) AND agrt_mon = ?
        ) u GROUP BY agrt_gb_cd, ${keys} HAVING ${SUMS.map((s) => `SUM(${s}) <> 0`).join(' OR ')}
      ) d`,
-    [...AGRT_GBS, month, ...AGRT_GBS, firstDay(addMonths(month.slice(0, 7), -1)), ...AGRT_GBS, month],
+    [...AGRT_GBS, month, ...AGRT_GBS, monthStart(addMonths(month, -1)), ...AGRT_GBS, month],
   );
   return Number(row?.n ?? 0) + (c.days ? await dayKeysDiffering(db, c.days, month) : 0);
 }
@@ -208,7 +205,7 @@ export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: str
 async function dayKeysDiffering(db: Db, days: Series, month: string): Promise<number> {
   const { table, source } = days;
   const { last } = await spanOf(db, table, 'agrt_dt');
-  const next = firstDay(addMonths(month.slice(0, 7), 1));
+  const next = monthStart(addMonths(month, 1));
   const keys = days.keys.join(', ');
   const [row] = await selectRows<{ n: number }>(
     db,

@@ -1,4 +1,4 @@
-import { addMonths, eachDay, execute, selectRows, type Db } from '@bo/db';
+import { addMonths, eachDay, execute, monthStart, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStart, tenDayStartSql, type ListKind } from '@bo/aggregates';
 import type { DaySpan, Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
@@ -13,9 +13,6 @@ import { COLUMN_SUMS } from './list-aggregates.ts';
  * of the month before replacing them and adds the new ones after, so a reader sees the old day
  * in both tables or the new day in both.
  */
-
-/** `yyyy-MM-01` of the month holding `day`. */
-export const monthOf = (day: string): string => `${day.slice(0, 7)}-01`;
 
 /**
  * Builds of two days of one month would each update the same roll-up rows, in two statements,
@@ -34,7 +31,7 @@ interface Span {
   sqlOf: (column: string) => string;
 }
 
-const MONTH: Span = { column: 'agrt_mon', of: monthOf, sqlOf: (c) => `DATE_FORMAT(${c}, '%Y-%m-01')` };
+const MONTH: Span = { column: 'agrt_mon', of: monthStart, sqlOf: (c) => `DATE_FORMAT(${c}, '%Y-%m-01')` };
 const TEN_DAYS: Span = { column: 'agrt_tdy', of: tenDayStart, sqlOf: tenDayStartSql };
 
 /**
@@ -149,7 +146,7 @@ export async function dropEmptyMonthRows(db: Db, r: MonthRollup, days: DaySpan):
  * of it. Keys that no longer have a day in the month are removed by `addDaysToMonth`.
  */
 export async function takeDaysFromMonth(db: Db, kind: ListKind, days: DaySpan): Promise<number> {
-  await lockMonth(db, kind, monthOf(days.first));
+  await lockMonth(db, kind, monthStart(days.first));
   let taken = 0;
   for (const r of rollupsOf(kind)) taken += await applyDaysToMonth(db, r, days, -1);
   return taken;
@@ -177,7 +174,7 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
   await lockMonth(db, kind, month);
   // The per-site rows written (the every-site rows follow them).
   let written: number | undefined;
-  const next = `${addMonths(month.slice(0, 7), 1)}-01`;
+  const next = monthStart(addMonths(month, 1));
   for (const r of rollupsOf(kind)) {
     const span = r.span ?? MONTH;
     await db(r.monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere(span.column, '>=', month).andWhere(span.column, '<', next).delete();
@@ -211,7 +208,7 @@ export async function monthTotals(db: Db, kind: ListKind, month: string): Promis
       .select('agrt_gb_cd', ...sums, db.raw('COUNT(*) AS day_cnt'))
       .whereIn('agrt_gb_cd', AGRT_GBS)
       .andWhere('agrt_dt', '>=', month)
-      .andWhere('agrt_dt', '<', `${addMonths(month.slice(0, 7), 1)}-01`)
+      .andWhere('agrt_dt', '<', monthStart(addMonths(month, 1)))
       .groupBy('agrt_gb_cd'),
   ]);
   return { rollup: rollup as MonthTotals[], daily: daily as MonthTotals[] };
@@ -226,7 +223,7 @@ export async function tenDayKeysDiffering(db: Db, kind: ListKind, month: string)
   if (!tenDays) return 0;
   const keys = monthKeysOf(kind).join(', ');
   const sums = [...MEASURE_COLUMNS, 'day_cnt'];
-  const next = `${addMonths(month.slice(0, 7), 1)}-01`;
+  const next = monthStart(addMonths(month, 1));
   const [row] = await selectRows<{ n: number }>(
     db,
     `SELECT COUNT(*) AS n FROM (

@@ -1,4 +1,4 @@
-import { dayRange, eachDay, execute, selectRows, type Db } from '@bo/db';
+import { dayRange, eachDay, execute, monthStart, selectRows, type Db } from '@bo/db';
 import {
   AGRT_GBS,
   ALL_GOODS_DIM,
@@ -13,7 +13,7 @@ import type { DaySpan, PartTotals, TimeRange } from '../model.ts';
 import { lockBuild } from './build-log.ts';
 import { addOnDuplicate, byBytes } from './byte-grouping.ts';
 import { COLUMN_SUMS, EVENT_SUMS, EVENT_SUMS_AS_COLUMNS } from './list-aggregates.ts';
-import { applyDaysToMonth, dropEmptyMonthRows, monthOf, type MonthRollup } from './month-rollups.ts';
+import { applyDaysToMonth, dropEmptyMonthRows, type MonthRollup } from './month-rollups.ts';
 
 /**
  * The SQL of the period rollups: what the period and hourly reports read instead of raw events
@@ -94,7 +94,7 @@ type DayPart = { rollup: MonthRollup; insert: (day: string) => Promise<number> }
  * out of the month and added back once, whatever their number. Returns the first part's rows per day.
  */
 async function replaceDimDays(db: Db, lockKind: string, days: DaySpan, parts: DayPart[]): Promise<Map<string, number>> {
-  await lockBuild(db, lockKind, monthOf(days.first));
+  await lockBuild(db, lockKind, monthStart(days.first));
   let first: Map<string, number> | undefined;
   for (const { rollup: r, insert } of parts) {
     const taken = await applyDaysToMonth(db, r, days, -1);

@@ -1,4 +1,4 @@
-import { execute, monthPartition, selectRows, type Db, type EventTable } from '@bo/db';
+import { execute, monthPartition, monthStart, selectRows, type Db, type EventTable } from '@bo/db';
 import { DAILY_KINDS } from '@bo/contracts';
 import { BUILD_TABLES } from '@bo/aggregates';
 
@@ -17,7 +17,7 @@ export async function builtCountOfMonth(db: Db, table: EventTable, month: string
               WHERE kind IN (${b.kinds.map(() => '?').join(', ')}) AND ${b.hours}
                 AND agrt_dt >= ? AND agrt_dt < ? + INTERVAL 1 MONTH) AS built,
             DAY(LAST_DAY(?)) AS days`,
-    [...b.kinds, `${month}-01`, `${month}-01`, `${month}-01`],
+    [...b.kinds, monthStart(month), monthStart(month), monthStart(month)],
   );
   return { built: Number(row!.built), expected: Number(row!.days) * b.perDay };
 }

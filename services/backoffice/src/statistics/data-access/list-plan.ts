@@ -1,4 +1,4 @@
-import { addDays, addMonths, bind } from '@bo/db';
+import { addDays, addMonths, bind, monthStart } from '@bo/db';
 import { LIST_AGGREGATES, tenDaySpans, type ListKind } from '@bo/aggregates';
 import type { DailyScope, DayRange } from '../model.ts';
 
@@ -31,8 +31,8 @@ interface MonthPiece {
  */
 function splitByMonths(range: DayRange): { months?: DayRange; partial: MonthPiece[] } {
   const out: { months?: DayRange; partial: MonthPiece[] } = { partial: [] };
-  for (let start = `${range.fromDay.slice(0, 7)}-01`; start < range.toDay;) {
-    const month = { fromDay: start, toDay: `${addMonths(start.slice(0, 7), 1)}-01` };
+  for (let start = monthStart(range.fromDay); start < range.toDay;) {
+    const month = { fromDay: start, toDay: monthStart(addMonths(start, 1)) };
     const days = overlap(range, month);
     if (sameDays(days, month)) out.months = { fromDay: out.months?.fromDay ?? month.fromDay, toDay: month.toDay };
     else out.partial.push({ month, days });
@@ -155,7 +155,7 @@ function tenDayParts(days: DayRange, month: DayRange, monthOutside?: PlanRange[]
  */
 function partsOf(range: DayRange, running: boolean, tenDays: boolean, monthsPerSite: boolean): PartPlan[] {
   const { months, partial } = splitByMonths(range);
-  const monthBefore = (day: string) => `${addMonths(day.slice(0, 7), -1)}-01`;
+  const monthBefore = (day: string) => monthStart(addMonths(day, -1));
   const wholeMonths = (r: DayRange): PartPlan[] => {
     if (monthBefore(r.toDay) === r.fromDay) return [{ level: 'month', at: bind(r.fromDay) }];
     if (!running) return [{ level: 'month', range: bound(r) }];
@@ -211,7 +211,7 @@ export const listPlan = <F>(list: ListKind, scope: DailyScope, filters: F): List
 export function runningDaysPlan<F>(list: ListKind, scope: DailyScope, filters: F): ListPlan<F> | undefined {
   if (scope.siteNo || LIST_AGGREGATES[list].runningDays === undefined || isOneDay(scope.range)) return undefined;
   const last = addDays(scope.range.toDay, -1);
-  const days = { last: bind(last), before: bind(addDays(scope.range.fromDay, -1)), month: bind(`${last.slice(0, 7)}-01`) };
+  const days = { last: bind(last), before: bind(addDays(scope.range.fromDay, -1)), month: bind(monthStart(last)) };
   return { list, agrtGb: bind(scope.agrtGb), parts: [{ runningDays: days }], filters };
 }
 
