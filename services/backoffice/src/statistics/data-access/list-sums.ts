@@ -239,6 +239,7 @@ const renderGoods: Render<GoodsPlan> = (knex, plan) => {
     if (goodsNo !== undefined) q.where('a.goods_no', goodsNo);
     if (entrNo !== undefined) q.where('a.entr_no', entrNo);
   });
+  // The names and images from an index of those alone, not the ~40-column rows (migration 0006).
   return knex
     .select(...S_MEASURES, {
       goodsNo: 's.goods_no',
@@ -248,7 +249,6 @@ const renderGoods: Render<GoodsPlan> = (knex, plan) => {
       entrNm: 'n.entr_nm',
     })
     .from(sums.as('s'))
-    // The name and image from an index of those alone, not the ~40-column rows (migration 0006).
     .leftJoin(knex.raw('goods AS g FORCE INDEX (idx_goods_label)'), 'g.goods_no', 's.goods_no')
     .leftJoin('entr as n', 'n.entr_no', 's.entr_no')
     .orderByRaw(`${NET_DESC}, s.goods_no`);
