@@ -72,7 +72,7 @@ export function eachDay(from: string, to: string): string[] {
   return out;
 }
 
-/** `yyyy-MM` plus n months. */
+/** `yyyy-MM` plus n months, of a month (`yyyy-MM`) or of the month of a day (`yyyy-MM-dd`). */
 export function addMonths(month: string, n: number): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
   const idx = y * 12 + (m - 1) + n;
