@@ -126,8 +126,8 @@ async function staleFrom(db: Db, kind: ListKind, lock = false): Promise<string |
 
 /**
  * In a day build's transaction, after its monthly rows: the running sums of `kind` lag from the
- * month of `day` on. Last of the build's statements, so builds of other months of the list wait
- * on this one row only for the moment before their commit.
+ * month of `day` (a day, or a month `yyyy-MM`) on. Last of the build's statements, so builds of
+ * other months of the list wait on this one row only for the moment before their commit.
  */
 export async function markCumulativeStale(db: Db, kind: ListKind, day: string): Promise<void> {
   if (!cumulativeOf(kind)) return;
@@ -164,7 +164,7 @@ export async function markAllCumulativeStale(db: Db, kind: ListKind): Promise<vo
   const { first } = await spanOf(db, c.months.source, 'agrt_mon');
   const { first: sumsFirst } = await spanOf(db, c.months.table, 'agrt_mon');
   const from = [first, sumsFirst].filter((m): m is string => m !== undefined).sort()[0];
-  if (from !== undefined) await markCumulativeStale(db, kind, monthStart(from));
+  if (from !== undefined) await markCumulativeStale(db, kind, from);
 }
 
 /**
