@@ -356,26 +356,52 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     await expectEveryList({ startDate: '2026-02-20', endDate: '2026-03-08' }, '02');
   });
 
+  /**
+   * Adds `n` to the order amount of `table`'s rows of one month (agrtGb 01) while `check` runs: an
+   * answer that moves by `n` per row read them, one that does not read the daily rows.
+   */
+  async function withMonthBumped(table: string, month: string, n: number, check: (rows: number) => Promise<void>): Promise<void> {
+    const bump = (by: number) => db.knex(table).where({ agrt_gb_cd: '01', agrt_mon: month }).increment('ord_amt', by);
+    const counted = await db.knex(table).where({ agrt_gb_cd: '01', agrt_mon: month }).count({ n: '*' });
+    const rows = Number((counted[0] as { n: number | string }).n);
+    expect(rows, `${table} has rows for ${month}`).to.be.greaterThan(0);
+    await bump(n);
+    try {
+      await check(rows);
+    } finally {
+      await bump(-n);
+    }
+  }
+
   it('when a month has aggregated days only inside the range, then its monthly rows serve; with aggregated days outside, its daily rows', async () => {
-    // Make March's monthly rows disagree with its days for a moment: the answer shows which rows served.
     const q = { agrtGb: '01' };
-    const bump = (n: number) =>
-      db.knex('agg_payway_monthly_all').where({ agrt_gb_cd: '01', agrt_mon: '2026-03-01' }).increment('ord_amt', n);
-    const total = (res: { body: unknown }) => ordAmtSum(payloads<PayWayStatusRow>(res));
-    const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(payWayRows(a, range('01', r)));
+    const total = (res: { body: unknown }) => ordAmtSum(payloads<EnterpriseStatusRow>(res));
+    const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(enterpriseRows(a, range('01', r)));
     const wholeMarch = { startDate: '2026-03-01', endDate: '2026-03-08' };
     const partOfMarch = { startDate: '2026-03-01', endDate: '2026-03-03' };
-    const rows = await db.knex('agg_payway_monthly_all').where({ agrt_gb_cd: '01', agrt_mon: '2026-03-01' }).count({ n: '*' });
-    const keys = Number((rows[0] as { n: number | string }).n);
-    expect(keys, 'March has monthly rows').to.be.greaterThan(0);
-    await bump(1000);
-    try {
-      expect(total(await get(PAY_WAY, { ...q, ...wholeMarch }))).to.equal(expected(wholeMarch) + 1000 * keys);
-      expect(total(await get(PAY_WAY, { ...q, ...partOfMarch }))).to.equal(expected(partOfMarch));
-    } finally {
-      await bump(-1000);
-    }
-    expect(total(await get(PAY_WAY, { ...q, ...wholeMarch }))).to.equal(expected(wholeMarch));
+    await withMonthBumped('agg_entr_monthly_all', '2026-03-01', 1000, async (rows) => {
+      expect(total(await get(ENTERPRISE, { ...q, ...wholeMarch }))).to.equal(expected(wholeMarch) + 1000 * rows);
+      expect(total(await get(ENTERPRISE, { ...q, ...partOfMarch }))).to.equal(expected(partOfMarch));
+    });
+    expect(total(await get(ENTERPRISE, { ...q, ...wholeMarch }))).to.equal(expected(wholeMarch));
+  });
+
+  it('when the payment-method list (few keys) reads a piece of a month, then its daily rows serve even where the monthly rows could; whole months still come from the monthly rows', async () => {
+    const q = { agrtGb: '01' };
+    const total = (res: { body: unknown }) => ordAmtSum(payloads<PayWayStatusRow>(res));
+    const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(payWayRows(a, range('01', r)));
+    // March holds aggregated days 1–8 only: the supplier list reads its monthly rows for these.
+    const marchSoFar = { startDate: '2026-03-01', endDate: '2026-03-08' };
+    const acrossMarch = { startDate: '2026-02-25', endDate: '2026-03-08' };
+    await withMonthBumped('agg_payway_monthly_all', '2026-03-01', 1000, async () => {
+      for (const r of [marchSoFar, acrossMarch, SPAN])
+        expect(total(await get(PAY_WAY, { ...q, ...r })), JSON.stringify(r)).to.equal(expected(r));
+    });
+    const february = { startDate: '2026-02-01', endDate: '2026-02-28' };
+    await withMonthBumped('agg_payway_monthly_all', '2026-02-01', 1000, async (rows) => {
+      expect(total(await get(PAY_WAY, { ...q, ...february }))).to.equal(expected(february) + 1000 * rows);
+      expect(total(await get(PAY_WAY, { ...q, ...SPAN }))).to.equal(expected(SPAN) + 1000 * rows);
+    });
   });
 
   /** The lists with ten-day rows, each with its own filters, against their recomputations. */

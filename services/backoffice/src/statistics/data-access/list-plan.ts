@@ -110,6 +110,16 @@ const outside = (outer: DayRange, inner: DayRange): DayRange[] =>
 
 const isOneDay = (r: DayRange): boolean => addDays(r.fromDay, 1) === r.toDay;
 
+/**
+ * The lists of few keys (6 payment methods at full scale), which read the pieces of months from
+ * their daily rows alone, without asking in the statement whether the month's row would serve:
+ * for so few keys that test and the union of parts cost more than the daily rows they save. Full
+ * scale, the statement alone, 3 alternating runs, the same answers: 31 days 1.34 -> 1.04 ms (one
+ * method 0.92 -> 0.72), 2025-12-15..2026-11-20 1.80 -> 1.39. Not the supplier list (50 keys): its
+ * month so far is 50 monthly rows instead of 300 daily ones (11-01..12-06 1.73 -> 2.07 ms).
+ */
+const PIECES_FROM_DAYS: ReadonlySet<ListKind> = new Set(['payway']);
+
 /** The month's ten-day spans that hold days of `days`. */
 const spansOf = (days: DayRange, month: DayRange): DayRange[] =>
   tenDaySpans(month.fromDay).filter((span) => {
@@ -152,8 +162,13 @@ function tenDayParts(days: DayRange, month: DayRange, monthOutside?: PlanRange[]
  * otherwise (or, where the list has ten-day rows, those and the fewest days: `tenDayParts`); a
  * piece of one day reads its daily rows, no fewer. Where the monthly rows are per site
  * (`monthsPerSite`) and the ten-day rows serve, a piece inside one span is read from that span.
+ * The lists of few keys (`piecesFromDays`) read their pieces from the daily rows alone.
  */
-function partsOf(range: DayRange, running: boolean, tenDays: boolean, monthsPerSite: boolean): PartPlan[] {
+function partsOf(
+  range: DayRange,
+  how: { running: boolean; tenDays: boolean; monthsPerSite: boolean; piecesFromDays: boolean },
+): PartPlan[] {
+  const { running, tenDays, monthsPerSite, piecesFromDays } = how;
   const { months, partial } = splitByMonths(range);
   const monthBefore = (day: string) => monthStart(addMonths(day, -1));
   const wholeMonths = (r: DayRange): PartPlan[] => {
@@ -166,6 +181,12 @@ function partsOf(range: DayRange, running: boolean, tenDays: boolean, monthsPerS
       { level: 'month', range: bound(r), ifStale: bind(last) },
     ];
   };
+  if (piecesFromDays) {
+    // The days before and after the whole months, or the whole range in one piece when it has none.
+    const days = months ? outside(range, months) : [range];
+    const daily = (d: DayRange): PartPlan => (isOneDay(d) ? { level: 'day', at: bind(d.fromDay) } : { level: 'day', range: bound(d) });
+    return [...(months ? wholeMonths(months) : []), ...days.map(daily)];
+  }
   return [
     ...(months ? wholeMonths(months) : []),
     ...partial.flatMap(({ month, days }): PartPlan[] => {
@@ -193,12 +214,12 @@ export const listPlan = <F>(list: ListKind, scope: DailyScope, filters: F): List
   list,
   agrtGb: bind(scope.agrtGb),
   ...(scope.siteNo ? { siteNo: bind(scope.siteNo) } : {}),
-  parts: partsOf(
-    scope.range,
-    !scope.siteNo && LIST_AGGREGATES[list].cumulative !== undefined,
-    !scope.siteNo && LIST_AGGREGATES[list].tenDays !== undefined,
-    LIST_AGGREGATES[list].allSites === undefined,
-  ),
+  parts: partsOf(scope.range, {
+    running: !scope.siteNo && LIST_AGGREGATES[list].cumulative !== undefined,
+    tenDays: !scope.siteNo && LIST_AGGREGATES[list].tenDays !== undefined,
+    monthsPerSite: LIST_AGGREGATES[list].allSites === undefined,
+    piecesFromDays: PIECES_FROM_DAYS.has(list),
+  }),
   filters,
 });
 
