@@ -1,4 +1,4 @@
-import { addMonths, monthStart } from '@bo/db';
+import { nextMonthStart } from '@bo/db';
 
 /**
  * Ten-day spans of a month: days 1–10, 11–20 and 21 to the month's end, each named by its first
@@ -22,6 +22,6 @@ export function tenDaySpans(month: string): { fromDay: string; toDay: string }[]
   return [
     { fromDay: `${m}01`, toDay: `${m}11` },
     { fromDay: `${m}11`, toDay: `${m}21` },
-    { fromDay: `${m}21`, toDay: monthStart(addMonths(month, 1)) },
+    { fromDay: `${m}21`, toDay: nextMonthStart(month) },
   ];
 }

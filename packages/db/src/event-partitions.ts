@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addMonths, eachMonth, monthStart } from './platform-time.ts';
+import { addMonths, eachMonth, nextMonthStart } from './platform-time.ts';
 import { selectRows } from './raw-sql.ts';
 
 /**
@@ -15,7 +15,6 @@ export type EventTable = keyof typeof EVENT_TABLES;
 export const monthPartition = (month: string): string => `p${month.replace('-', '')}`;
 
 /** The first day of the month after `month` (`2026-12` → `2027-01-01`). */
-const nextMonthStart = (month: string): string => monthStart(addMonths(month, 1));
 
 const monthClause = (month: string) => `PARTITION ${monthPartition(month)} VALUES LESS THAN ('${nextMonthStart(month)} 00:00:00')`;
 

@@ -82,6 +82,9 @@ export function addMonths(month: string, n: number): string {
 /** `yyyy-MM-01`, the first day of the month of `dayOrMonth` (`yyyy-MM-dd` or `yyyy-MM`): how the tables key months. */
 export const monthStart = (dayOrMonth: string): string => `${dayOrMonth.slice(0, 7)}-01`;
 
+/** `yyyy-MM-01` of the month after that of `dayOrMonth`: where a month's half-open range ends. */
+export const nextMonthStart = (dayOrMonth: string): string => monthStart(addMonths(dayOrMonth, 1));
+
 export const monthsBetween = (from: string, to: string): number => {
   const [fy, fm] = from.split('-').map(Number) as [number, number];
   const [ty, tm] = to.split('-').map(Number) as [number, number];
@@ -97,7 +100,7 @@ export function eachMonth(from: string, to: string): string[] {
 /** The days `from`..`to` (both included) cut at month ends: each piece's first and last day, in order. */
 export function monthPieces(from: string, to: string): { first: string; last: string }[] {
   return eachMonth(from.slice(0, 7), to.slice(0, 7)).map((m) => {
-    const monthEnd = addDays(monthStart(addMonths(m, 1)), -1);
+    const monthEnd = addDays(nextMonthStart(m), -1);
     return { first: from > monthStart(m) ? from : monthStart(m), last: to < monthEnd ? to : monthEnd };
   });
 }

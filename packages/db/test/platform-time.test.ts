@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addMonths, formatInZone, monthPieces, monthStart, platformNowMillis, platformToday } from '../src/index.ts';
+import { addMonths, formatInZone, monthPieces, monthStart, nextMonthStart, platformNowMillis, platformToday } from '../src/index.ts';
 
 // Expected texts worked out by hand from the zones' offsets (Seoul +09:00 all year; New York
 // -05:00, -04:00 from 2026-03-08 02:00 local), not from Intl.
@@ -55,5 +55,13 @@ describe('platform time: ranges cut at month ends', () => {
     expect(monthStart(addMonths('2027-01-15', -1))).to.equal('2026-12-01');
     // As a map callback the index must not shift the month.
     expect(['2026-03-31', '2026-04-01'].map(monthStart)).to.deep.equal(['2026-03-01', '2026-04-01']);
+  });
+
+  it("names the first day of the month after, from a day or a month, across a year's end", () => {
+    expect(nextMonthStart('2026-12-31')).to.equal('2027-01-01');
+    expect(nextMonthStart('2026-12')).to.equal('2027-01-01');
+    expect(nextMonthStart('2028-01-31')).to.equal('2028-02-01');
+    expect(nextMonthStart('2028-02-29')).to.equal('2028-03-01');
+    expect(['2026-03-31', '2026-04-01'].map(nextMonthStart)).to.deep.equal(['2026-04-01', '2026-05-01']);
   });
 });

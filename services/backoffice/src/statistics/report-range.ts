@@ -1,4 +1,4 @@
-import { addDays, addMonths, compactDay, daysBetween, eachDay, eachMonth, monthsBetween, monthStart } from '@bo/db';
+import { addDays, addMonths, compactDay, daysBetween, eachDay, eachMonth, monthsBetween, monthStart, nextMonthStart } from '@bo/db';
 import type { FieldError } from '@bo/contracts';
 import { validationError } from '@bo/service-kit';
 import type { DayRange, Period, PeriodConditions } from './model.ts';
@@ -64,7 +64,7 @@ const daysPeriod = (from: string, to: string): Period => ({
 const monthsPeriod = (from: string, to: string): Period => ({
   grain: 'month',
   labels: eachMonth(from, to).map(compactMonth),
-  range: { fromDay: monthStart(from), toDay: monthStart(addMonths(to, 1)) },
+  range: { fromDay: monthStart(from), toDay: nextMonthStart(to) },
 });
 
 /** The comparison period: the same number of days or months, ending where `p` starts. */

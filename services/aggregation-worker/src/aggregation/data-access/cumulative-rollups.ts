@@ -1,4 +1,4 @@
-import { addDays, addMonths, eachDay, eachMonth, execute, monthStart, selectRows, type Db } from '@bo/db';
+import { addDays, addMonths, eachDay, eachMonth, execute, monthStart, nextMonthStart, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, RUNNING_SUMS_STALE, type ListKind } from '@bo/aggregates';
 
 /**
@@ -205,7 +205,7 @@ export async function cumulativeKeysDiffering(db: Db, kind: ListKind, month: str
 async function dayKeysDiffering(db: Db, days: Series, month: string): Promise<number> {
   const { table, source } = days;
   const { last } = await spanOf(db, table, 'agrt_dt');
-  const next = monthStart(addMonths(month, 1));
+  const next = nextMonthStart(month);
   const keys = days.keys.join(', ');
   const [row] = await selectRows<{ n: number }>(
     db,

@@ -1,4 +1,4 @@
-import { addMonths, eachDay, execute, monthStart, selectRows, type Db } from '@bo/db';
+import { eachDay, execute, monthStart, nextMonthStart, selectRows, type Db } from '@bo/db';
 import { AGRT_GBS, everySiteTables, LIST_AGGREGATES, MEASURE_COLUMNS, tenDayStart, tenDayStartSql, type ListKind } from '@bo/aggregates';
 import type { DaySpan, Totals } from '../model.ts';
 import { lockBuild } from './build-log.ts';
@@ -174,7 +174,7 @@ export async function rollUpMonth(db: Db, kind: ListKind, month: string): Promis
   await lockMonth(db, kind, month);
   // The per-site rows written (the every-site rows follow them).
   let written: number | undefined;
-  const next = monthStart(addMonths(month, 1));
+  const next = nextMonthStart(month);
   for (const r of rollupsOf(kind)) {
     const span = r.span ?? MONTH;
     await db(r.monthly).whereIn('agrt_gb_cd', AGRT_GBS).andWhere(span.column, '>=', month).andWhere(span.column, '<', next).delete();
@@ -208,7 +208,7 @@ export async function monthTotals(db: Db, kind: ListKind, month: string): Promis
       .select('agrt_gb_cd', ...sums, db.raw('COUNT(*) AS day_cnt'))
       .whereIn('agrt_gb_cd', AGRT_GBS)
       .andWhere('agrt_dt', '>=', month)
-      .andWhere('agrt_dt', '<', monthStart(addMonths(month, 1)))
+      .andWhere('agrt_dt', '<', nextMonthStart(month))
       .groupBy('agrt_gb_cd'),
   ]);
   return { rollup: rollup as MonthTotals[], daily: daily as MonthTotals[] };
@@ -223,7 +223,7 @@ export async function tenDayKeysDiffering(db: Db, kind: ListKind, month: string)
   if (!tenDays) return 0;
   const keys = monthKeysOf(kind).join(', ');
   const sums = [...MEASURE_COLUMNS, 'day_cnt'];
-  const next = monthStart(addMonths(month, 1));
+  const next = nextMonthStart(month);
   const [row] = await selectRows<{ n: number }>(
     db,
     `SELECT COUNT(*) AS n FROM (

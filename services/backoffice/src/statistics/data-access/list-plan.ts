@@ -1,4 +1,4 @@
-import { addDays, addMonths, bind, monthStart } from '@bo/db';
+import { addDays, addMonths, bind, monthStart, nextMonthStart } from '@bo/db';
 import { LIST_AGGREGATES, tenDaySpans, type ListKind } from '@bo/aggregates';
 import type { DailyScope, DayRange } from '../model.ts';
 
@@ -32,7 +32,7 @@ interface MonthPiece {
 function splitByMonths(range: DayRange): { months?: DayRange; partial: MonthPiece[] } {
   const out: { months?: DayRange; partial: MonthPiece[] } = { partial: [] };
   for (let start = monthStart(range.fromDay); start < range.toDay;) {
-    const month = { fromDay: start, toDay: monthStart(addMonths(start, 1)) };
+    const month = { fromDay: start, toDay: nextMonthStart(start) };
     const days = overlap(range, month);
     if (sameDays(days, month)) out.months = { fromDay: out.months?.fromDay ?? month.fromDay, toDay: month.toDay };
     else out.partial.push({ month, days });
