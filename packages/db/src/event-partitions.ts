@@ -14,8 +14,7 @@ export type EventTable = keyof typeof EVENT_TABLES;
 /** `2026-03` → `p202603`. */
 export const monthPartition = (month: string): string => `p${month.replace('-', '')}`;
 
-/** The first day of the month after `month` (`2026-12` → `2027-01-01`). */
-
+/** A month's partition holds the days before the first of the month after it. */
 const monthClause = (month: string) => `PARTITION ${monthPartition(month)} VALUES LESS THAN ('${nextMonthStart(month)} 00:00:00')`;
 
 /** The PARTITION BY clause for months `from`..`to` with the two catch-alls. */

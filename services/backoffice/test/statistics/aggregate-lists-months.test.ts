@@ -373,7 +373,7 @@ describe('statistics: aggregate lists over ranges holding whole months (monthly 
     }
   }
 
-  it('when a month has aggregated days only inside the range, then its monthly rows serve; with aggregated days outside, its daily rows', async () => {
+  it('when a month has aggregated days only inside the range, then its monthly rows serve; with aggregated days outside, its daily rows (the supplier list; not the payment-method list, below)', async () => {
     const q = { agrtGb: '01' };
     const total = (res: { body: unknown }) => ordAmtSum(payloads<EnterpriseStatusRow>(res));
     const expected = (r: { startDate: string; endDate: string }) => ordAmtSum(enterpriseRows(a, range('01', r)));

@@ -5,8 +5,9 @@ import type { DailyScope, DayRange } from '../model.ts';
 /**
  * Which aggregate rows an aggregate list reads for a day range, as a plan (no SQL): whole months
  * from the monthly roll-ups or running sums, pieces of months from ten-day and daily rows, each
- * piece read only when the month's own rows say it is needed. `list-sums.ts` renders a plan as
- * one statement; a plan's shape (not its bound values) keys the compiled SQL.
+ * piece read only when the month's own rows say it is needed (the lists of few keys read their
+ * pieces from daily rows alone). `list-sums.ts` renders a plan as one statement; a plan's shape
+ * (not its bound values) keys the compiled SQL.
  */
 
 /** The days `a` and `b` share (none when `fromDay >= toDay`). */
