@@ -1,4 +1,4 @@
-import { addDays, addMonths } from '@bo/db';
+import { addDays, addMonths, monthStart, nextMonthStart } from '@bo/db';
 import type { Samples } from '../dataset/main-dataset.ts';
 
 /**
@@ -194,7 +194,7 @@ function rangeParams(
     const start = addDays(tenth, -30);
     return { params: { startDate: start, endDate: tenth }, c: { grain: 'day', fromDay: start, toDay: addDays(tenth, 1) } };
   }
-  const from = range === '31 days' ? addDays(lastDay, -30) : `${addMonths(lastMonth, -11)}-01`;
+  const from = range === '31 days' ? addDays(lastDay, -30) : monthStart(addMonths(lastMonth, -11));
   if (op.family === 'period') {
     if (range === '31 days') {
       return {
@@ -202,10 +202,10 @@ function rangeParams(
         c: { grain: 'day', fromDay: from, toDay: addDays(lastDay, 1), compareFromDay: addDays(from, -31), compareToDay: from },
       };
     }
-    const to = `${addMonths(lastMonth, 1)}-01`;
+    const to = nextMonthStart(lastMonth);
     return {
       params: { calendarType: 'month', startMonth: addMonths(lastMonth, -11), endMonth: lastMonth },
-      c: { grain: 'month', fromDay: from, toDay: to, compareFromDay: `${addMonths(lastMonth, -23)}-01`, compareToDay: from },
+      c: { grain: 'month', fromDay: from, toDay: to, compareFromDay: monthStart(addMonths(lastMonth, -23)), compareToDay: from },
     };
   }
   return { params: { startDate: from, endDate: lastDay }, c: { grain: 'day', fromDay: from, toDay: addDays(lastDay, 1) } };
