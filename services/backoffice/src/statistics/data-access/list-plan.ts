@@ -111,6 +111,10 @@ const outside = (outer: DayRange, inner: DayRange): DayRange[] =>
 
 const isOneDay = (r: DayRange): boolean => addDays(r.fromDay, 1) === r.toDay;
 
+/** The daily rows of `days`, read as one day (`at`, in key order) when they are one. */
+const dailyPart = (days: DayRange): PartPlan =>
+  isOneDay(days) ? { level: 'day', at: bind(days.fromDay) } : { level: 'day', range: bound(days) };
+
 /**
  * The lists of few keys (6 payment methods at full scale), which read the pieces of months from
  * their daily rows alone, without asking in the statement whether the month's row would serve:
@@ -182,17 +186,14 @@ function partsOf(
       { level: 'month', range: bound(r), ifStale: bind(last) },
     ];
   };
-  if (piecesFromDays) {
-    // The days before and after the whole months, or the whole range in one piece when it has none.
-    const days = months ? outside(range, months) : [range];
-    const daily = (d: DayRange): PartPlan => (isOneDay(d) ? { level: 'day', at: bind(d.fromDay) } : { level: 'day', range: bound(d) });
-    return [...(months ? wholeMonths(months) : []), ...days.map(daily)];
-  }
+  const whole = months ? wholeMonths(months) : [];
+  // The days before and after the whole months, or the whole range in one piece when it has none.
+  if (piecesFromDays) return [...whole, ...(months ? outside(range, months) : [range]).map(dailyPart)];
   return [
-    ...(months ? wholeMonths(months) : []),
+    ...whole,
     ...partial.flatMap(({ month, days }): PartPlan[] => {
       // One day is one daily row per key: its month's row cannot be fewer, so no test is asked.
-      if (isOneDay(days)) return [{ level: 'day', at: bind(days.fromDay) }];
+      if (isOneDay(days)) return [dailyPart(days)];
       // Where the monthly rows are per site (the goods list), a piece inside one ten-day span
       // reads that span's every-site rows instead of the month's: one row per key, not one per
       // site. The month so far on the 1st-10th: 31 days for one supplier 11.6 -> 10.8 ms alone.
